@@ -1,0 +1,39 @@
+//! Generates the C header from the FFI sources with cbindgen.
+//!
+//! The header is always written to `$OUT_DIR/othello.h`; the committed copy in
+//! `include/` is rewritten only when `OTHELLO_WRITE_HEADER=1`, so a build never
+//! edits the source tree behind the developer's back. A test compares the two.
+
+use std::env;
+use std::path::PathBuf;
+
+fn main() {
+    let crate_dir = PathBuf::from(env::var("CARGO_MANIFEST_DIR").expect("set by cargo"));
+    let out_dir = PathBuf::from(env::var("OUT_DIR").expect("set by cargo"));
+    println!("cargo:rerun-if-changed=src/ffi");
+    println!("cargo:rerun-if-changed=cbindgen.toml");
+    println!("cargo:rerun-if-changed=include/header_top.h");
+    println!("cargo:rerun-if-env-changed=OTHELLO_WRITE_HEADER");
+
+    let mut config = cbindgen::Config::from_file(crate_dir.join("cbindgen.toml"))
+        .expect("cbindgen.toml is readable");
+    let top = std::fs::read_to_string(crate_dir.join("include/header_top.h"))
+        .expect("include/header_top.h is readable");
+    config.header = Some(top.trim_end().to_string());
+    config.after_includes = Some(format!(
+        "\n#define OTHELLO_VERSION_MAJOR {}\n#define OTHELLO_VERSION_MINOR {}\n#define OTHELLO_VERSION_PATCH {}\n#define OTHELLO_VERSION_STRING \"{}\"",
+        env::var("CARGO_PKG_VERSION_MAJOR").expect("set by cargo"),
+        env::var("CARGO_PKG_VERSION_MINOR").expect("set by cargo"),
+        env::var("CARGO_PKG_VERSION_PATCH").expect("set by cargo"),
+        env::var("CARGO_PKG_VERSION").expect("set by cargo"),
+    ));
+    let bindings = cbindgen::Builder::new()
+        .with_src(crate_dir.join("src/ffi/mod.rs"))
+        .with_config(config)
+        .generate()
+        .expect("cbindgen generates the header");
+    bindings.write_to_file(out_dir.join("othello.h"));
+    if env::var("OTHELLO_WRITE_HEADER").as_deref() == Ok("1") {
+        bindings.write_to_file(crate_dir.join("include/othello.h"));
+    }
+}

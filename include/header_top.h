@@ -1,0 +1,29 @@
+/*
+ * othello.h: the C API of the othello engine (an Othello / Reversi library).
+ *
+ * API conventions (they hold for every function below):
+ *  - Status: fallible calls return othello_status; OTHELLO_STATUS_OK is 0.
+ *    After any failure, othello_last_error() gives a detail message and
+ *    othello_last_status() the code; both are per thread. Calls that return a
+ *    handle return NULL on failure; calls that return a value return a
+ *    documented neutral value (false, -1, OTHELLO_COLOR_EMPTY).
+ *  - Out-parameters are written only on success, with one exception: on
+ *    OTHELLO_STATUS_BUFFER_TOO_SMALL the size needed is written to the size
+ *    out-parameter (when it is not NULL). There are no partial results.
+ *  - Buffers are (pointer, length) pairs. Text buffers receive a NUL-terminated
+ *    string; the size out-parameter gets its length without the NUL, and the
+ *    size needed includes the NUL. A list pointer may be NULL when its capacity
+ *    is 0, in which case only the count is reported.
+ *  - Every pointer is checked: NULL gives OTHELLO_STATUS_NULL_ARGUMENT (or the
+ *    neutral value). Integers are range-checked: a square outside 0..63 gives
+ *    OTHELLO_STATUS_INVALID_SQUARE. A failed call leaves every handle exactly
+ *    as it was.
+ *  - No panic crosses into C: an internal error gives OTHELLO_STATUS_PANIC.
+ *  - Ownership: a handle returned by *_new, *_clone or *_from_* is owned by
+ *    the caller and released with the matching *_free (which accepts NULL).
+ *    Strings returned as `const char *` are static and never freed.
+ *  - Threads: see each handle type. The library keeps no global mutable state
+ *    besides the per-thread last error.
+ *  - Squares: index = row * 8 + col, a1 = 0, h1 = 7, a8 = 56, h8 = 63, where
+ *    the row is the rank (1..8) minus 1 and the column the file (a..h).
+ */

@@ -1,0 +1,309 @@
+//! The C ABI: thin glue that checks pointers and ranges, calls the core and
+//! maps its errors to status codes. The only module that touches raw pointers.
+//!
+//! Every exported body runs inside [`boundary`], so a panic never crosses into
+//! C: it becomes `OTHELLO_STATUS_PANIC` (or NULL / a neutral value) with the
+//! panic message kept as the thread's last error.
+
+#![allow(non_camel_case_types)]
+// The safety contract of every function is stated once, at the top of the
+// generated header (and in README), rather than repeated on each function.
+#![allow(clippy::missing_safety_doc)]
+
+pub mod board;
+
+use crate::error::Error;
+use std::cell::RefCell;
+use std::ffi::{c_char, c_int, CStr};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+/// Result of every fallible call. `OTHELLO_STATUS_OK` is 0; every other value
+/// is a failure, described further by `othello_last_error`. The type is a
+/// 32-bit integer in C; new codes may be added at the end.
+#[repr(i32)]
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum othello_status {
+    /// Success.
+    OTHELLO_STATUS_OK = 0,
+    /// A required pointer argument was NULL.
+    OTHELLO_STATUS_NULL_ARGUMENT = 1,
+    /// A square index outside the board (0..63 on 8x8).
+    OTHELLO_STATUS_INVALID_SQUARE = 2,
+    /// The square is occupied or the move flips nothing.
+    OTHELLO_STATUS_ILLEGAL_MOVE = 3,
+    /// A pass was asked for while the side to move has a legal move.
+    OTHELLO_STATUS_CANNOT_PASS = 4,
+    /// Neither side can move: the game is over.
+    OTHELLO_STATUS_GAME_OVER = 5,
+    /// Undo at the start of the history.
+    OTHELLO_STATUS_NOTHING_TO_UNDO = 6,
+    /// Redo with no undone turn to replay.
+    OTHELLO_STATUS_NOTHING_TO_REDO = 7,
+    /// An output buffer is too small; the size needed was written to the
+    /// size out-parameter.
+    OTHELLO_STATUS_BUFFER_TOO_SMALL = 8,
+    /// Malformed text: square name, board string or transcript.
+    OTHELLO_STATUS_PARSE_ERROR = 9,
+    /// An argument outside its documented range.
+    OTHELLO_STATUS_INVALID_ARGUMENT = 10,
+    /// The handle is in use by another call (for example a running search).
+    OTHELLO_STATUS_BUSY = 11,
+    /// An internal error (a bug): nothing was changed; please report it.
+    OTHELLO_STATUS_PANIC = 12,
+}
+
+use othello_status::*;
+
+/// The colour of a disc or of a player. A 32-bit integer in C.
+#[repr(i32)]
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum othello_color {
+    /// No disc / no player.
+    OTHELLO_COLOR_EMPTY = 0,
+    /// Black: `X` in strings, moves first.
+    OTHELLO_COLOR_BLACK = 1,
+    /// White: `O` in strings.
+    OTHELLO_COLOR_WHITE = 2,
+}
+
+/// A status code as passed in from C, where any integer may arrive. The header
+/// spells it `othello_status`.
+pub type othello_status_arg = i32;
+
+/// A colour as passed in from C, where any integer may arrive; checked before
+/// use. The header spells it `othello_color`.
+pub type othello_color_arg = i32;
+
+impl From<Option<crate::Color>> for othello_color {
+    fn from(c: Option<crate::Color>) -> Self {
+        match c {
+            None => othello_color::OTHELLO_COLOR_EMPTY,
+            Some(crate::Color::Black) => othello_color::OTHELLO_COLOR_BLACK,
+            Some(crate::Color::White) => othello_color::OTHELLO_COLOR_WHITE,
+        }
+    }
+}
+
+/// A failure on its way to C: the status and the detail for `othello_last_error`.
+#[derive(Debug)]
+pub(crate) struct Failure {
+    status: othello_status,
+    message: String,
+}
+
+impl Failure {
+    pub(crate) fn new(status: othello_status, message: impl Into<String>) -> Failure {
+        Failure {
+            status,
+            message: message.into(),
+        }
+    }
+
+    pub(crate) fn null(what: &str) -> Failure {
+        Failure::new(OTHELLO_STATUS_NULL_ARGUMENT, format!("{what} is NULL"))
+    }
+}
+
+impl From<Error> for Failure {
+    fn from(e: Error) -> Failure {
+        let status = match e {
+            Error::InvalidSquare(_) => OTHELLO_STATUS_INVALID_SQUARE,
+            Error::IllegalMove(_) => OTHELLO_STATUS_ILLEGAL_MOVE,
+            Error::CannotPass => OTHELLO_STATUS_CANNOT_PASS,
+            Error::GameOver => OTHELLO_STATUS_GAME_OVER,
+            Error::NothingToUndo => OTHELLO_STATUS_NOTHING_TO_UNDO,
+            Error::NothingToRedo => OTHELLO_STATUS_NOTHING_TO_REDO,
+            Error::Parse(_) => OTHELLO_STATUS_PARSE_ERROR,
+            Error::InvalidArgument(_) => OTHELLO_STATUS_INVALID_ARGUMENT,
+        };
+        Failure::new(status, e.to_string())
+    }
+}
+
+thread_local! {
+    static LAST_ERROR: RefCell<(othello_status, String)> =
+        const { RefCell::new((othello_status::OTHELLO_STATUS_OK, String::new())) };
+}
+
+fn record(f: &Failure) {
+    LAST_ERROR.with(|l| *l.borrow_mut() = (f.status, f.message.clone()));
+}
+
+/// Runs an exported body: records a failure as the thread's last error, and
+/// turns a panic into `on_panic` (with the panic message recorded).
+pub(crate) fn boundary<T>(on_error: T, body: impl FnOnce() -> Result<T, Failure>) -> T
+where
+    T: Copy,
+{
+    match catch_unwind(AssertUnwindSafe(body)) {
+        Ok(Ok(v)) => v,
+        Ok(Err(f)) => {
+            record(&f);
+            on_error
+        }
+        Err(payload) => {
+            let text = payload
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| payload.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "unknown panic".into());
+            record(&Failure::new(
+                OTHELLO_STATUS_PANIC,
+                format!("internal error (please report): {text}"),
+            ));
+            on_error
+        }
+    }
+}
+
+/// [`boundary`] for calls that return a status: failures return their own code.
+pub(crate) fn boundary_status(body: impl FnOnce() -> Result<(), Failure>) -> othello_status {
+    let mut status = OTHELLO_STATUS_PANIC;
+    let ok = boundary(false, || match body() {
+        Ok(()) => Ok(true),
+        Err(f) => {
+            status = f.status;
+            Err(f)
+        }
+    });
+    if ok {
+        OTHELLO_STATUS_OK
+    } else {
+        status
+    }
+}
+
+/// Reads a NUL-terminated C string as UTF-8.
+pub(crate) unsafe fn read_str<'a>(text: *const c_char, what: &str) -> Result<&'a str, Failure> {
+    if text.is_null() {
+        return Err(Failure::null(what));
+    }
+    CStr::from_ptr(text).to_str().map_err(|_| {
+        Failure::new(
+            OTHELLO_STATUS_PARSE_ERROR,
+            format!("{what} is not valid UTF-8"),
+        )
+    })
+}
+
+/// Copies `text` and a NUL into `(buf, len)`; `*out_n` gets the length without
+/// the NUL, or on BUFFER_TOO_SMALL the size needed with it.
+pub(crate) unsafe fn write_str(
+    text: &str,
+    buf: *mut c_char,
+    len: usize,
+    out_n: *mut usize,
+) -> Result<(), Failure> {
+    let needed = text.len() + 1;
+    if buf.is_null() && len > 0 {
+        return Err(Failure::null("buf (with len > 0)"));
+    }
+    if len < needed {
+        if !out_n.is_null() {
+            *out_n = needed;
+        }
+        return Err(Failure::new(
+            OTHELLO_STATUS_BUFFER_TOO_SMALL,
+            format!("buffer of {len} bytes is too small: {needed} needed"),
+        ));
+    }
+    std::ptr::copy_nonoverlapping(text.as_ptr(), buf as *mut u8, text.len());
+    *buf.add(text.len()) = 0;
+    if !out_n.is_null() {
+        *out_n = text.len();
+    }
+    Ok(())
+}
+
+/// Copies `items` into `(buf, cap)`. The whole list must fit unless `buf` is
+/// NULL with `cap` 0 (the caller only wants the count).
+pub(crate) unsafe fn write_ints(
+    items: &[c_int],
+    buf: *mut c_int,
+    cap: usize,
+    out_n: *mut usize,
+    what: &str,
+) -> Result<(), Failure> {
+    if buf.is_null() && cap > 0 {
+        return Err(Failure::null(&format!("{what} (with cap > 0)")));
+    }
+    if !buf.is_null() && cap < items.len() {
+        if !out_n.is_null() {
+            *out_n = items.len();
+        }
+        return Err(Failure::new(
+            OTHELLO_STATUS_BUFFER_TOO_SMALL,
+            format!("{what}: room for {cap}, {} needed", items.len()),
+        ));
+    }
+    if !buf.is_null() {
+        std::ptr::copy_nonoverlapping(items.as_ptr(), buf, items.len());
+    }
+    if !out_n.is_null() {
+        *out_n = items.len();
+    }
+    Ok(())
+}
+
+/// The description of a status code: a static, NUL-terminated English string,
+/// never NULL (unknown codes get a generic text).
+#[no_mangle]
+pub extern "C" fn othello_status_message(status: othello_status_arg) -> *const c_char {
+    let s: &'static [u8] = match status {
+        0 => b"ok\0",
+        1 => b"a required pointer argument was NULL\0",
+        2 => b"square out of range\0",
+        3 => b"illegal move\0",
+        4 => b"cannot pass: a legal move exists\0",
+        5 => b"the game is over\0",
+        6 => b"nothing to undo\0",
+        7 => b"nothing to redo\0",
+        8 => b"buffer too small\0",
+        9 => b"malformed text\0",
+        10 => b"invalid argument\0",
+        11 => b"handle busy\0",
+        12 => b"internal error\0",
+        _ => b"unknown status code\0",
+    };
+    s.as_ptr() as *const c_char
+}
+
+/// Copies the detail message of the last failed call on this thread into
+/// `(buf, len)`, NUL-terminated; the empty string if no call has failed yet.
+/// Successful calls do not clear it. `*out_n` (may be NULL) gets the message
+/// length, or on OTHELLO_STATUS_BUFFER_TOO_SMALL the buffer size needed.
+/// This call does not itself change the last error.
+#[no_mangle]
+pub unsafe extern "C" fn othello_last_error(
+    buf: *mut c_char,
+    len: usize,
+    out_n: *mut usize,
+) -> othello_status {
+    let text = LAST_ERROR.with(|l| l.borrow().1.clone());
+    let mut status = OTHELLO_STATUS_PANIC;
+    catch_unwind(AssertUnwindSafe(|| {
+        status = match write_str(&text, buf, len, out_n) {
+            Ok(()) => OTHELLO_STATUS_OK,
+            Err(f) => f.status,
+        };
+    }))
+    .ok();
+    status
+}
+
+/// The status of the last failed call on this thread (OTHELLO_STATUS_OK if
+/// none has failed): the code behind a NULL or neutral return value.
+#[no_mangle]
+pub extern "C" fn othello_last_status() -> othello_status {
+    LAST_ERROR
+        .try_with(|l| l.borrow().0)
+        .unwrap_or(OTHELLO_STATUS_PANIC)
+}
+
+/// The library version as "MAJOR.MINOR.PATCH", a static string; it equals the
+/// OTHELLO_VERSION_* macros of the header the program was compiled against
+/// when library and header match.
+#[no_mangle]
+pub extern "C" fn othello_version() -> *const c_char {
+    concat!(env!("CARGO_PKG_VERSION"), "\0").as_ptr() as *const c_char
+}

@@ -1,0 +1,22 @@
+//! othello: an embeddable Othello (Reversi) engine.
+//!
+//! The core is pure Rust: [`position`] holds the rules on bitboards, [`game`] a
+//! game with history, [`notation`] the text forms. [`ffi`] is the C ABI over it,
+//! the only module that touches raw pointers.
+
+pub mod bitboard;
+pub mod color;
+pub mod error;
+pub mod ffi;
+pub mod game;
+pub mod notation;
+pub mod perft;
+pub mod position;
+pub mod square;
+
+pub use bitboard::Bitboard;
+pub use color::Color;
+pub use error::Error;
+pub use game::{Game, Move};
+pub use position::Position;
+pub use square::Square;
