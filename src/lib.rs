@@ -12,6 +12,7 @@ pub mod game;
 pub mod notation;
 pub mod perft;
 pub mod position;
+pub mod rng;
 pub mod square;
 
 pub use bitboard::Bitboard;

@@ -58,7 +58,7 @@ pub struct Position {
 }
 
 /// Legal moves of `p` against `o`: one fill per direction, at most six steps.
-#[inline]
+#[inline(always)]
 pub fn moves_of(p: u64, o: u64) -> u64 {
     #[inline(always)]
     fn fill(p: u64, mask: u64, shift: u32) -> u64 {
@@ -83,7 +83,7 @@ pub fn moves_of(p: u64, o: u64) -> u64 {
 }
 
 /// Discs flipped when `p` plays on `sq` (empty) against `o`; zero if illegal.
-#[inline]
+#[inline(always)]
 pub fn flips_of(p: u64, o: u64, sq: Square) -> u64 {
     let rays = &RAYS[sq.index() as usize];
     let mut flips = 0;
