@@ -49,6 +49,11 @@
 #define OTHELLO_PASS -1
 
 /**
+ * The longest principal variation a result carries.
+ */
+#define OTHELLO_PV_MAX 64
+
+/**
  * Result of every fallible call. `OTHELLO_STATUS_OK` is 0; every other value
  * is a failure, described further by `othello_last_error`. The type is a
  * 32-bit integer in C; new codes may be added at the end.
@@ -150,6 +155,44 @@ typedef int32_t othello_color;
 #endif // __cplusplus
 
 /**
+ * Who chooses the move. A 32-bit integer in C.
+ */
+enum othello_strategy
+#if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+  : int32_t
+#endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+ {
+  /**
+   * The alpha-beta engine with its exact endgame solver (the default).
+   */
+  OTHELLO_STRATEGY_ENGINE = 0,
+  /**
+   * The 1986 program's lookahead, `classic_depth` levels deep (0..9): the
+   * same move as the original from the same position.
+   */
+  OTHELLO_STRATEGY_CLASSIC = 1,
+  /**
+   * The 1986 program's discs flipped plus square bonus.
+   */
+  OTHELLO_STRATEGY_CORNERS = 2,
+  /**
+   * The most discs flipped (first in the original's scan order on ties).
+   */
+  OTHELLO_STRATEGY_GREEDY = 3,
+  /**
+   * A uniformly random legal move (from `seed`).
+   */
+  OTHELLO_STRATEGY_RANDOM = 4,
+};
+#ifndef __cplusplus
+#if __STDC_VERSION__ >= 202311L
+typedef enum othello_strategy othello_strategy;
+#else
+typedef int32_t othello_strategy;
+#endif // __STDC_VERSION__ >= 202311L
+#endif // __cplusplus
+
+/**
  * A game: the position, the side to move and the full history of turns
  * (moves and passes) for undo and redo. Opaque; create it with
  * othello_board_new(), othello_board_from_string() or
@@ -160,6 +203,176 @@ typedef int32_t othello_color;
  * a call taking `othello_board *` must not overlap any other call on it.
  */
 typedef struct othello_board othello_board;
+
+/**
+ * A search engine: owns the transposition table, reused across the moves of
+ * a game. Create with othello_engine_new(), release with othello_engine_free().
+ *
+ * Threads: one search per engine at a time; a second concurrent
+ * othello_engine_search() / _analyze() / _clear() on the same engine gets
+ * OTHELLO_STATUS_BUSY (no data race). othello_engine_stop() may be called
+ * from any thread at any time while the engine exists. Different engines
+ * search in parallel freely.
+ */
+typedef struct othello_engine othello_engine;
+
+/**
+ * Reported to the progress callback after each completed iteration.
+ */
+typedef struct othello_search_progress {
+  /**
+   * Midgame depth completed, or the empties solved when `exact`.
+   */
+  int depth;
+  /**
+   * Score in discs from the side to move's view (an estimate unless exact).
+   */
+  int score;
+  /**
+   * True when `score` is the exact final disc difference.
+   */
+  bool exact;
+  /**
+   * The best move so far.
+   */
+  int best_move;
+  /**
+   * The principal variation: `pv_len` squares, valid during the callback.
+   */
+  const int *pv;
+  size_t pv_len;
+  /**
+   * Nodes searched so far.
+   */
+  uint64_t nodes;
+  /**
+   * Milliseconds since the search started.
+   */
+  uint64_t elapsed_ms;
+} othello_search_progress;
+
+/**
+ * The progress callback: called on the searching thread; `userdata` is the
+ * pointer given in the limits. It must not call othello_engine_search() on
+ * the same engine (othello_engine_stop() is fine).
+ */
+typedef void (*othello_progress_fn)(const struct othello_search_progress *progress, void *userdata);
+
+/**
+ * What a search may do. Always initialise with othello_search_limits_init(),
+ * then change fields: the library reads only the first `struct_size` bytes, so
+ * a program built against an older header keeps working when fields are added.
+ */
+typedef struct othello_search_limits {
+  /**
+   * sizeof(othello_search_limits) as the caller knows it; set by init.
+   */
+  size_t struct_size;
+  /**
+   * 0..60 (see the level table in README); -1 to use `depth`,
+   * `exact_empties` and `wld_empties` instead. Default 10.
+   */
+  int level;
+  /**
+   * Midgame depth in plies, 1..60 (with level -1).
+   */
+  int depth;
+  /**
+   * Solve exactly at this many empties or fewer, 0..60 (with level -1).
+   */
+  int exact_empties;
+  /**
+   * Solve for win/loss/draw at this many empties or fewer (with level -1).
+   */
+  int wld_empties;
+  /**
+   * Stop after about this many nodes; 0 = no limit.
+   */
+  uint64_t node_limit;
+  /**
+   * Stop after about this many milliseconds; 0 = no limit; negative is
+   * invalid.
+   */
+  int64_t time_limit_ms;
+  /**
+   * Who chooses the move; default OTHELLO_STRATEGY_ENGINE.
+   */
+  othello_strategy strategy;
+  /**
+   * Lookahead of OTHELLO_STRATEGY_CLASSIC, 0..9 (the original's skill level).
+   */
+  int classic_depth;
+  /**
+   * Engine: choose uniformly among moves within this many discs of the
+   * best (0 = always the best). Classic strategies: > 0 breaks ties at
+   * random instead of by the original's scan order. 0..64.
+   */
+  int randomness;
+  /**
+   * Seed of all random choices: same position + limits + seed = same move.
+   */
+  uint64_t seed;
+  /**
+   * Called after each completed iteration; may be NULL.
+   */
+  othello_progress_fn progress;
+  /**
+   * Passed to `progress` untouched.
+   */
+  void *userdata;
+} othello_search_limits;
+
+/**
+ * The outcome of a search.
+ */
+typedef struct othello_search_result {
+  /**
+   * The move to play, or OTHELLO_PASS (-1) when the side to move must pass.
+   */
+  int move;
+  /**
+   * Score in discs from the side to move's view: the exact final disc
+   * difference when `exact`, else an estimate (the engine's evaluation, or
+   * the classic strategy's own score).
+   */
+  int score;
+  /**
+   * True when `score` is exact.
+   */
+  bool exact;
+  /**
+   * True when the sign of `score` (win, draw, loss) is proven.
+   */
+  bool wld;
+  /**
+   * Midgame depth reached, or the number of empties solved.
+   */
+  int depth;
+  uint64_t nodes;
+  uint64_t elapsed_ms;
+  /**
+   * True when a stop, time or node limit ended the search early; `move` is
+   * still a legal move (the best found so far).
+   */
+  bool stopped;
+  /**
+   * The principal variation, `pv_len` squares, starting with `move`.
+   */
+  int pv[OTHELLO_PV_MAX];
+  size_t pv_len;
+} othello_search_result;
+
+/**
+ * One move and its score, as othello_engine_analyze() reports them.
+ */
+typedef struct othello_move_score {
+  int move;
+  /**
+   * Discs from the side to move's view, as in othello_search_result.
+   */
+  int score;
+  bool exact;
+} othello_move_score;
 
 #ifdef __cplusplus
 extern "C" {
@@ -197,47 +410,47 @@ const char *othello_version(void);
  * A new game at the standard start (white d4 e5, black d5 e4), black to move.
  * Never NULL except when memory runs out. Free it with othello_board_free().
  */
-othello_board *othello_board_new(void);
+struct othello_board *othello_board_new(void);
 
 /**
  * An independent copy of `b`, history included. NULL if `b` is NULL.
  */
-othello_board *othello_board_clone(const othello_board *b);
+struct othello_board *othello_board_clone(const struct othello_board *b);
 
 /**
  * Releases a board. NULL is accepted and ignored. `b` must not be used after.
  */
-void othello_board_free(othello_board *b);
+void othello_board_free(struct othello_board *b);
 
 /**
  * The colour to move (it may have to pass). OTHELLO_COLOR_EMPTY if `b` is NULL.
  */
-othello_color othello_board_side_to_move(const othello_board *b);
+othello_color othello_board_side_to_move(const struct othello_board *b);
 
 /**
  * The disc on `square` (0..63). OTHELLO_COLOR_EMPTY for an empty square, and
  * also (with the last error set) if `b` is NULL or `square` is out of range.
  */
-othello_color othello_board_get(const othello_board *b, int square);
+othello_color othello_board_get(const struct othello_board *b, int square);
 
 /**
  * The number of discs of colour `c`, or of empty squares for
  * OTHELLO_COLOR_EMPTY. -1 if `b` is NULL or `c` is not a colour.
  */
-int othello_board_count(const othello_board *b, othello_color c);
+int othello_board_count(const struct othello_board *b, othello_color c);
 
 /**
  * The legal moves of the side to move, ascending. Returns how many exist and
  * writes the first min(n, cap) of them to `moves` (which may be NULL when
  * `cap` is 0). 0 when the side must pass, the game is over, or `b` is NULL.
  */
-size_t othello_board_legal_moves(const othello_board *b, int *moves, size_t cap);
+size_t othello_board_legal_moves(const struct othello_board *b, int *moves, size_t cap);
 
 /**
  * True if the side to move may play on `square`. False for NULL `b` or a
  * square out of range.
  */
-bool othello_board_is_legal(const othello_board *b, int square);
+bool othello_board_is_legal(const struct othello_board *b, int square);
 
 /**
  * Previews a move: the squares that playing `square` would flip, ascending,
@@ -246,7 +459,7 @@ bool othello_board_is_legal(const othello_board *b, int square);
  * INVALID_SQUARE, ILLEGAL_MOVE (occupied or flips nothing), GAME_OVER, or
  * BUFFER_TOO_SMALL (the number needed goes to `*n_flips`).
  */
-othello_status othello_board_flips(const othello_board *b,
+othello_status othello_board_flips(const struct othello_board *b,
                                    int square,
                                    int *flips,
                                    size_t cap,
@@ -258,7 +471,7 @@ othello_status othello_board_flips(const othello_board *b,
  * othello_board_flips(). Clears the redo list. On any failure, including
  * BUFFER_TOO_SMALL, the move is not played.
  */
-othello_status othello_board_play(othello_board *b,
+othello_status othello_board_play(struct othello_board *b,
                                   int square,
                                   int *flips,
                                   size_t cap,
@@ -269,47 +482,47 @@ othello_status othello_board_play(othello_board *b,
  * CANNOT_PASS if it has one, GAME_OVER if neither side can move. A pass is a
  * turn of the history (undo takes it back). Clears the redo list.
  */
-othello_status othello_board_pass(othello_board *b);
+othello_status othello_board_pass(struct othello_board *b);
 
 /**
  * Takes back the last turn (a move or a pass). NOTHING_TO_UNDO at the start
  * of the history.
  */
-othello_status othello_board_undo(othello_board *b);
+othello_status othello_board_undo(struct othello_board *b);
 
 /**
  * Replays the last turn taken back by othello_board_undo(). NOTHING_TO_REDO
  * if there is none (a new move or pass clears the redo list).
  */
-othello_status othello_board_redo(othello_board *b);
+othello_status othello_board_redo(struct othello_board *b);
 
 /**
  * True if there is a turn to undo. False for NULL.
  */
-bool othello_board_can_undo(const othello_board *b);
+bool othello_board_can_undo(const struct othello_board *b);
 
 /**
  * True if there is a turn to redo. False for NULL.
  */
-bool othello_board_can_redo(const othello_board *b);
+bool othello_board_can_redo(const struct othello_board *b);
 
 /**
  * True if the side to move has no legal move while the opponent has one, so
  * it must call othello_board_pass(). False for NULL.
  */
-bool othello_board_must_pass(const othello_board *b);
+bool othello_board_must_pass(const struct othello_board *b);
 
 /**
  * True if neither side can move (the board is full or both are blocked).
  * False for NULL.
  */
-bool othello_board_is_game_over(const othello_board *b);
+bool othello_board_is_game_over(const struct othello_board *b);
 
 /**
  * The number of the next turn: 1 at the board's initial position, plus one
  * for every move or pass played since. -1 for NULL.
  */
-int othello_board_move_number(const othello_board *b);
+int othello_board_move_number(const struct othello_board *b);
 
 /**
  * The turns played since the initial position, oldest first: squares, and
@@ -317,7 +530,10 @@ int othello_board_move_number(const othello_board *b);
  * number to `*n` (may be NULL); `turns` may be NULL with `cap` 0 to ask only
  * for the number. BUFFER_TOO_SMALL puts the number needed in `*n`.
  */
-othello_status othello_board_history(const othello_board *b, int *turns, size_t cap, size_t *n);
+othello_status othello_board_history(const struct othello_board *b,
+                                     int *turns,
+                                     size_t cap,
+                                     size_t *n);
 
 /**
  * Parses a square name, `a1`..`h8` (column letter in either case, then the
@@ -337,7 +553,7 @@ othello_status othello_square_name(int square, char *buf, size_t len);
  * 66 characters plus the NUL, so `len` must be at least 67.
  * `*out_n` (may be NULL) gets 66, or the size needed on BUFFER_TOO_SMALL.
  */
-othello_status othello_board_to_string(const othello_board *b,
+othello_status othello_board_to_string(const struct othello_board *b,
                                        char *buf,
                                        size_t len,
                                        size_t *out_n);
@@ -348,7 +564,7 @@ othello_status othello_board_to_string(const othello_board *b,
  * `.` empty; surrounding whitespace is ignored. NULL on failure
  * (othello_last_status() gives PARSE_ERROR or NULL_ARGUMENT).
  */
-othello_board *othello_board_from_string(const char *text);
+struct othello_board *othello_board_from_string(const char *text);
 
 /**
  * Writes the moves played from the standard start as a transcript,
@@ -357,7 +573,7 @@ othello_board *othello_board_from_string(const char *text);
  * needed on BUFFER_TOO_SMALL; 121 bytes always suffice. For a board made
  * from a board string, the transcript holds the moves since that position.
  */
-othello_status othello_board_transcript(const othello_board *b,
+othello_status othello_board_transcript(const struct othello_board *b,
                                         char *buf,
                                         size_t len,
                                         size_t *out_n);
@@ -367,7 +583,72 @@ othello_status othello_board_transcript(const othello_board *b,
  * (either case, whitespace allowed between moves; passes are implied and
  * recorded in the history). NULL on failure (PARSE_ERROR naming the bad move).
  */
-othello_board *othello_board_from_transcript(const char *text);
+struct othello_board *othello_board_from_transcript(const char *text);
+
+/**
+ * A new engine with a transposition table of `hash_mb` MiB (0 = the default,
+ * 64 MiB). NULL if `hash_mb` is above 65536 or memory runs out.
+ */
+struct othello_engine *othello_engine_new(size_t hash_mb);
+
+/**
+ * Releases an engine. NULL is accepted. No search may be running on it.
+ */
+void othello_engine_free(struct othello_engine *e);
+
+/**
+ * Forgets the transposition table (for a new game). Does nothing for NULL or
+ * while a search runs on the engine (the last error says so).
+ */
+void othello_engine_clear(struct othello_engine *e);
+
+/**
+ * Asks the running search on `e` to stop: it returns promptly with the best
+ * move so far and `stopped` set. Safe from any thread; no effect if no
+ * search is running (a later search is not affected). NULL is ignored.
+ */
+void othello_engine_stop(const struct othello_engine *e);
+
+/**
+ * Fills `lim` with the defaults: level 10, no node or time limit, the
+ * engine strategy, no randomness, seed 0, no callback. NULL is ignored.
+ */
+void othello_search_limits_init(struct othello_search_limits *lim);
+
+/**
+ * Searches the position of `b` for the side to move under `lim` (NULL =
+ * the defaults) and writes the outcome to `*out`. GAME_OVER when neither
+ * side can move; when the side to move must pass, `out->move` is
+ * OTHELLO_PASS. INVALID_ARGUMENT names a bad field of `lim`; BUSY if a
+ * search already runs on `e`. The board is not changed.
+ */
+othello_status othello_engine_search(struct othello_engine *e,
+                                     const struct othello_board *b,
+                                     const struct othello_search_limits *lim,
+                                     struct othello_search_result *out);
+
+/**
+ * Scores every legal move of the side to move, best first, into
+ * `(out, cap)`; `*n` (may be NULL) gets their number. `out` may be NULL
+ * with `cap` 0 to ask only for the number. Uses the depth of `lim` (its
+ * level or explicit depth), or exact scores when the empties are within its
+ * exact limit. GAME_OVER when neither side can move; 0 moves when the side
+ * must pass. BUFFER_TOO_SMALL (number needed in `*n`) is checked first,
+ * before searching.
+ */
+othello_status othello_engine_analyze(struct othello_engine *e,
+                                      const struct othello_board *b,
+                                      const struct othello_search_limits *lim,
+                                      struct othello_move_score *out,
+                                      size_t cap,
+                                      size_t *n);
+
+/**
+ * One-shot convenience: the move a fresh engine (16 MiB table) plays at
+ * `level` (0..60) from the position of `b`, into `*move` (OTHELLO_PASS when
+ * the side to move must pass). GAME_OVER when the game is over.
+ */
+othello_status othello_board_best_move(const struct othello_board *b, int level, int *move);
 
 #ifdef __cplusplus
 }  // extern "C"

@@ -5,14 +5,20 @@
 //! the only module that touches raw pointers.
 
 pub mod bitboard;
+pub mod classic;
 pub mod color;
+pub mod endgame;
+pub mod engine;
 pub mod error;
+pub mod eval;
 pub mod ffi;
 pub mod game;
+pub mod hash;
 pub mod notation;
 pub mod perft;
 pub mod position;
 pub mod rng;
+pub mod search;
 pub mod square;
 
 pub use bitboard::Bitboard;

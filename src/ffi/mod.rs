@@ -11,6 +11,7 @@
 #![allow(clippy::missing_safety_doc)]
 
 pub mod board;
+pub mod engine;
 
 use crate::error::Error;
 use std::cell::RefCell;

@@ -1,0 +1,60 @@
+//! Evaluation benchmark: `cargo bench --bench eval -- [ROUNDS]` (default 2000).
+//! Collects the positions of random games (a few thousand, every phase), then
+//! evaluates all of them ROUNDS times and prints evaluations per second.
+
+use othello::eval::evaluate;
+use othello::rng::Rng;
+use othello::Position;
+use std::hint::black_box;
+use std::time::Instant;
+
+/// Every position of `games` random games from the start, passes included.
+fn random_positions(games: usize) -> Vec<Position> {
+    let mut rng = Rng::new(2024);
+    let mut out = Vec::new();
+    for _ in 0..games {
+        let mut pos = Position::start();
+        loop {
+            out.push(pos);
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                if pos.opponent_moves().is_empty() {
+                    break;
+                }
+                pos = pos.pass();
+                continue;
+            }
+            let pick = rng.below(moves.len());
+            match moves.skip(pick).next().and_then(|sq| pos.play(sq)) {
+                Some(next) => pos = next,
+                None => unreachable!("a legal move plays"),
+            }
+        }
+    }
+    out
+}
+
+fn main() {
+    let rounds: usize = std::env::args()
+        .skip(1)
+        .find_map(|a| a.parse().ok())
+        .unwrap_or(2000);
+    let positions = random_positions(64);
+    // The first call builds the edge table: keep it out of the timing.
+    let mut checksum = evaluate(Position::start()) as i64;
+    let start = Instant::now();
+    for _ in 0..rounds {
+        for &pos in &positions {
+            checksum += evaluate(black_box(pos)) as i64;
+        }
+    }
+    let secs = start.elapsed().as_secs_f64();
+    let n = (rounds * positions.len()) as f64;
+    println!(
+        "{} positions x {rounds} rounds: {n:.0} evaluations in {secs:.3} s \
+         ({:.1} M evaluations/s, {:.1} ns each; checksum {checksum})",
+        positions.len(),
+        n / secs / 1e6,
+        secs / n * 1e9
+    );
+}

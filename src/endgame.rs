@@ -1,0 +1,554 @@
+//! The exact endgame solver: final disc differences (empties to the winner)
+//! by alpha-beta over every remaining move.
+//!
+//! By number of empties: the last square is scored by counting flips; up to
+//! `SHALLOW` empties the solver walks the empty squares directly (no move
+//! generation), odd quadrants first; above that it generates moves, orders
+//! them fastest-first (fewest replies for the opponent) with the hash move
+//! first, probes the transposition table, and cuts on stable discs.
+
+use crate::bitboard::Bitboard;
+use crate::hash::{Table, NO_MOVE};
+use crate::position::{flips_of, moves_of, neighbours, Position};
+use crate::square::Square;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// Above this many empties the solver generates and orders moves.
+const SHALLOW: u32 = 6;
+/// From this many empties on, results go to the transposition table.
+const HASH_EMPTIES: u32 = 9;
+/// Higher than any score.
+pub const INF: i32 = 100;
+
+/// `NEIGHBOURS[sq]`: the squares around `sq`. A move must touch an opponent disc.
+static NEIGHBOURS: [u64; 64] = {
+    let mut t = [0u64; 64];
+    let mut i = 0;
+    while i < 64 {
+        let (c, r) = ((i % 8) as i32, (i / 8) as i32);
+        let mut m = 0u64;
+        let mut dr = -1;
+        while dr <= 1 {
+            let mut dc = -1;
+            while dc <= 1 {
+                let (nc, nr) = (c + dc, r + dr);
+                if (dc != 0 || dr != 0) && nc >= 0 && nc < 8 && nr >= 0 && nr < 8 {
+                    m |= 1u64 << (nr * 8 + nc);
+                }
+                dc += 1;
+            }
+            dr += 1;
+        }
+        t[i] = m;
+        i += 1;
+    }
+    t
+};
+
+/// The four 4x4 quadrants, for parity ordering.
+const QUADRANTS: [u64; 4] = [
+    0x0000_0000_0f0f_0f0f,
+    0x0000_0000_f0f0_f0f0,
+    0x0f0f_0f0f_0000_0000,
+    0xf0f0_f0f0_0000_0000,
+];
+
+/// Empties in quadrants holding an odd number of empties: playing there
+/// first tends to leave the opponent the even regions (and us the last move).
+#[inline]
+fn odd_quadrant_empties(empties: u64) -> u64 {
+    let mut odd = 0;
+    for q in QUADRANTS {
+        if (empties & q).count_ones() & 1 == 1 {
+            odd |= empties & q;
+        }
+    }
+    odd
+}
+
+/// The final score when neither side can move: empties go to the winner.
+#[inline]
+fn final_score(p: u64, o: u64) -> i32 {
+    Position::new(Bitboard(p), Bitboard(o)).final_score()
+}
+
+/// Discs of `p` that can never be flipped (a safe under-estimate): discs
+/// that, along each of the four axes, sit on a full line or next to the edge
+/// or to a stable disc of their own colour.
+pub fn stable_discs(p: u64, o: u64) -> u64 {
+    let filled = p | o;
+    let (mut full_h, mut full_v, mut full_d, mut full_a) = (0u64, 0u64, 0u64, 0u64);
+    for i in 0..8 {
+        let row = 0xffu64 << (8 * i);
+        if filled & row == row {
+            full_h |= row;
+        }
+        let col = 0x0101_0101_0101_0101u64 << i;
+        if filled & col == col {
+            full_v |= col;
+        }
+    }
+    for line in DIAGONALS.iter() {
+        if filled & line.0 == line.0 {
+            full_d |= line.0;
+        }
+        if filled & line.1 == line.1 {
+            full_a |= line.1;
+        }
+    }
+    const EDGE_H: u64 = 0x8181_8181_8181_8181;
+    const EDGE_V: u64 = 0xff00_0000_0000_00ff;
+    const EDGE: u64 = EDGE_H | EDGE_V;
+    const NOT_A: u64 = 0xfefe_fefe_fefe_fefe;
+    const NOT_H: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    let mut stable = 0u64;
+    loop {
+        let h = full_h | EDGE_H | ((stable << 1) & NOT_A) | ((stable >> 1) & NOT_H);
+        let v = full_v | EDGE_V | (stable << 8) | (stable >> 8);
+        let d = full_d | EDGE | ((stable << 9) & NOT_A) | ((stable >> 9) & NOT_H);
+        let a = full_a | EDGE | ((stable << 7) & NOT_H) | ((stable >> 7) & NOT_A);
+        let next = p & h & v & d & a;
+        if next == stable {
+            return stable;
+        }
+        stable = next;
+    }
+}
+
+/// The 15 diagonals (a1-h8 direction) and 15 anti-diagonals (h1-a8), paired.
+static DIAGONALS: [(u64, u64); 15] = {
+    let mut t = [(0u64, 0u64); 15];
+    let mut sq = 0;
+    while sq < 64 {
+        let (c, r) = (sq % 8, sq / 8);
+        t[7 + c - r].0 |= 1u64 << sq;
+        t[c + r].1 |= 1u64 << sq;
+        sq += 1;
+    }
+    t
+};
+
+/// Why a search ended early.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Abort {
+    /// Stopped from outside or a limit (time or nodes) ran out.
+    Stopped,
+}
+
+/// Search limits and counters shared by the midgame search and the solver.
+pub struct Budget<'a> {
+    pub nodes: u64,
+    pub node_limit: u64,
+    pub deadline: Option<std::time::Instant>,
+    pub stop: &'a AtomicBool,
+    pub stopped: bool,
+}
+
+impl<'a> Budget<'a> {
+    pub fn new(stop: &'a AtomicBool) -> Budget<'a> {
+        Budget {
+            nodes: 0,
+            node_limit: u64::MAX,
+            deadline: None,
+            stop,
+            stopped: false,
+        }
+    }
+
+    /// Counts a node; every 4096 nodes looks at the stop flag and the limits.
+    #[inline]
+    pub fn tick(&mut self) -> Result<(), Abort> {
+        self.nodes += 1;
+        if self.nodes & 4095 == 0 || self.nodes >= self.node_limit {
+            self.check()?;
+        }
+        Ok(())
+    }
+
+    #[cold]
+    fn check(&mut self) -> Result<(), Abort> {
+        let late = self
+            .deadline
+            .is_some_and(|d| std::time::Instant::now() >= d);
+        if self.stopped
+            || late
+            || self.nodes >= self.node_limit
+            || self.stop.load(Ordering::Relaxed)
+        {
+            self.stopped = true;
+            return Err(Abort::Stopped);
+        }
+        Ok(())
+    }
+}
+
+/// An exact solver over one transposition table.
+pub struct Solver<'t, 'b> {
+    pub table: &'t mut Table,
+    pub budget: &'t mut Budget<'b>,
+}
+
+impl Solver<'_, '_> {
+    /// The exact score of `pos` if it lies in (alpha, beta); otherwise a bound
+    /// on the same side of the window (fail-soft).
+    pub fn solve(&mut self, pos: Position, alpha: i32, beta: i32) -> Result<i32, Abort> {
+        let (p, o) = (pos.player.0, pos.opponent.0);
+        let empties = !(p | o);
+        let n = empties.count_ones();
+        match n {
+            0 => Ok(final_score(p, o)),
+            1 => {
+                self.budget.tick()?;
+                Ok(last_square(p, o, empties.trailing_zeros()))
+            }
+            _ if n <= SHALLOW => self.shallow(p, o, alpha, beta, false),
+            _ => self.deep(p, o, alpha, beta, false),
+        }
+    }
+
+    /// The best move of `pos` and its exact score (None when the side to move
+    /// must pass or the game is over).
+    pub fn best_move(
+        &mut self,
+        pos: Position,
+        alpha: i32,
+        beta: i32,
+    ) -> Result<(Option<Square>, i32), Abort> {
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            return Ok((None, self.solve(pos, alpha, beta)?));
+        }
+        let score = self.solve(pos, alpha, beta)?;
+        let best = self
+            .table
+            .probe(pos)
+            .filter(|e| e.solved && e.best != NO_MOVE)
+            .and_then(|e| Square::new(e.best as i64))
+            .filter(|&s| moves.contains(s));
+        let best = match best {
+            Some(s) => s,
+            None => {
+                // Small positions are not hashed: find the move that reaches the score.
+                let mut found = None;
+                for sq in moves {
+                    let child = pos.play_with(sq, pos.flips(sq));
+                    if -self.solve(child, -beta, -alpha)? == score {
+                        found = Some(sq);
+                        break;
+                    }
+                }
+                found.unwrap_or_else(|| moves.first().expect("moves is not empty"))
+            }
+        };
+        Ok((Some(best), score))
+    }
+
+    /// 2..=SHALLOW empties: walk the empties, odd quadrants first.
+    fn shallow(
+        &mut self,
+        p: u64,
+        o: u64,
+        mut alpha: i32,
+        beta: i32,
+        passed: bool,
+    ) -> Result<i32, Abort> {
+        self.budget.tick()?;
+        let empties = !(p | o);
+        if empties.count_ones() == 1 {
+            return Ok(last_square(p, o, empties.trailing_zeros()));
+        }
+        let odd = odd_quadrant_empties(empties);
+        let mut best = -INF;
+        for set in [odd, empties & !odd] {
+            let mut rest = set;
+            while rest != 0 {
+                let x = rest.trailing_zeros();
+                rest &= rest - 1;
+                if NEIGHBOURS[x as usize] & o == 0 {
+                    continue;
+                }
+                let sq = Square::from_index_unchecked(x as u8);
+                let f = flips_of(p, o, sq);
+                if f == 0 {
+                    continue;
+                }
+                let score = -self.shallow(o ^ f, p ^ f ^ (1 << x), -beta, -alpha, false)?;
+                if score > best {
+                    best = score;
+                    if score > alpha {
+                        alpha = score;
+                        if alpha >= beta {
+                            return Ok(best);
+                        }
+                    }
+                }
+            }
+        }
+        if best == -INF {
+            return if passed {
+                Ok(final_score(o, p).wrapping_neg())
+            } else {
+                Ok(-self.shallow(o, p, -beta, -alpha, true)?)
+            };
+        }
+        Ok(best)
+    }
+
+    /// More than SHALLOW empties: ordered moves, hash table, stability.
+    fn deep(
+        &mut self,
+        p: u64,
+        o: u64,
+        mut alpha: i32,
+        mut beta: i32,
+        passed: bool,
+    ) -> Result<i32, Abort> {
+        self.budget.tick()?;
+        let empties = !(p | o);
+        let n = empties.count_ones();
+        if n <= SHALLOW {
+            return self.shallow(p, o, alpha, beta, false);
+        }
+        let moves = moves_of(p, o);
+        if moves == 0 {
+            if passed {
+                return Ok(-final_score(o, p));
+            }
+            if moves_of(o, p) == 0 {
+                return Ok(final_score(p, o));
+            }
+            return Ok(-self.deep(o, p, -beta, -alpha, true)?);
+        }
+        // Stability: the opponent's stable discs cap our score.
+        if 64 - 2 * (o.count_ones() as i32) <= alpha {
+            let cap = 64 - 2 * stable_discs(o, p).count_ones() as i32;
+            if cap <= alpha {
+                return Ok(cap);
+            }
+            beta = beta.min(cap.max(alpha + 1));
+        }
+        let pos = Position::new(Bitboard(p), Bitboard(o));
+        let use_hash = n >= HASH_EMPTIES;
+        let mut hash_move = NO_MOVE;
+        if use_hash {
+            if let Some(e) = self.table.probe(pos) {
+                if e.solved {
+                    let (lo, hi) = (e.lower as i32, e.upper as i32);
+                    if lo >= beta || lo == hi {
+                        return Ok(lo);
+                    }
+                    if hi <= alpha {
+                        return Ok(hi);
+                    }
+                    alpha = alpha.max(lo);
+                    beta = beta.min(hi);
+                }
+                hash_move = e.best;
+            }
+        }
+        let list = order_moves(p, o, moves, hash_move);
+        let (alpha0, beta0) = (alpha, beta);
+        let mut best = -INF;
+        let mut best_sq = NO_MOVE;
+        for (i, &(x, f)) in list.as_slice().iter().enumerate() {
+            let (cp, co) = (o ^ f, p ^ f ^ (1u64 << x));
+            let score = if i == 0 {
+                -self.deep(cp, co, -beta, -alpha, false)?
+            } else {
+                let s = -self.deep(cp, co, -alpha - 1, -alpha, false)?;
+                if s > alpha && s < beta {
+                    -self.deep(cp, co, -beta, -s, false)?
+                } else {
+                    s
+                }
+            };
+            if score > best {
+                best = score;
+                best_sq = x;
+                if score > alpha {
+                    alpha = score;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        if use_hash {
+            let (lo, hi) = if best <= alpha0 {
+                (-64, best)
+            } else if best >= beta0 {
+                (best, 64)
+            } else {
+                (best, best)
+            };
+            self.table.store(pos, n as u8, true, lo, hi, best_sq);
+        }
+        Ok(best)
+    }
+}
+
+/// The exact score with one empty square `x` left, by counting flips.
+#[inline]
+fn last_square(p: u64, o: u64, x: u32) -> i32 {
+    let sq = Square::from_index_unchecked(x as u8);
+    let n = p.count_ones() as i32;
+    let f = flips_of(p, o, sq);
+    if f != 0 {
+        return 2 * (n + f.count_ones() as i32 + 1) - 64;
+    }
+    let g = flips_of(o, p, sq);
+    if g != 0 {
+        return 2 * (n - g.count_ones() as i32) - 64;
+    }
+    // Nobody can play it: 63 discs, so never a draw; the empty goes to the winner.
+    let diff = 2 * n - 63;
+    if diff > 0 {
+        diff + 1
+    } else {
+        diff - 1
+    }
+}
+
+/// Up to 32 moves, each with its flips, in search order.
+pub struct MoveList {
+    items: [(u8, u64); 32],
+    len: usize,
+}
+
+impl MoveList {
+    pub fn as_slice(&self) -> &[(u8, u64)] {
+        &self.items[..self.len]
+    }
+}
+
+/// Orders moves: the hash move first, then fewest opponent replies (corners
+/// counted double), odd-quadrant moves slightly preferred, then fewest
+/// potential replies.
+fn order_moves(p: u64, o: u64, moves: u64, hash_move: u8) -> MoveList {
+    let mut list = MoveList {
+        items: [(0, 0); 32],
+        len: 0,
+    };
+    let mut keys = [0i32; 32];
+    let odd = odd_quadrant_empties(!(p | o));
+    let mut rest = moves;
+    while rest != 0 {
+        let x = rest.trailing_zeros() as u8;
+        rest &= rest - 1;
+        let f = flips_of(p, o, Square::from_index_unchecked(x));
+        let (cp, co) = (o ^ f, p ^ f ^ (1u64 << x));
+        let key = if x == hash_move {
+            -1_000_000
+        } else {
+            let replies = moves_of(cp, co);
+            let corners = replies & 0x8100_0000_0000_0081;
+            let potential = (neighbours(co) & !(cp | co)).count_ones() as i32;
+            ((replies.count_ones() + corners.count_ones()) as i32) * 256 + potential
+                - if odd >> x & 1 == 1 { 128 } else { 0 }
+        };
+        // Insertion into a sorted list: lists are short.
+        let mut i = list.len;
+        while i > 0 && keys[i - 1] > key {
+            keys[i] = keys[i - 1];
+            list.items[i] = list.items[i - 1];
+            i -= 1;
+        }
+        keys[i] = key;
+        list.items[i] = (x, f);
+        list.len += 1;
+    }
+    list
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::Rng;
+
+    /// Plain minimax of the final score: no pruning, no ordering.
+    fn minimax(pos: Position) -> i32 {
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            if pos.opponent_moves().is_empty() {
+                return pos.final_score();
+            }
+            return -minimax(pos.pass());
+        }
+        moves
+            .map(|sq| -minimax(pos.play_with(sq, pos.flips(sq))))
+            .max()
+            .expect("moves is not empty")
+    }
+
+    fn random_position(rng: &mut Rng, empties: u32) -> Option<Position> {
+        let mut pos = Position::start();
+        while pos.empties().count() > empties {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                if pos.opponent_moves().is_empty() {
+                    return None;
+                }
+                pos = pos.pass();
+                continue;
+            }
+            let list: Vec<Square> = moves.collect();
+            let sq = list[rng.below(list.len())];
+            pos = pos.play_with(sq, pos.flips(sq));
+        }
+        Some(pos)
+    }
+
+    #[test]
+    fn solver_equals_minimax_on_random_endgames() {
+        let stop = AtomicBool::new(false);
+        let mut table = Table::new(4);
+        let mut rng = Rng::new(42);
+        let mut checked = 0;
+        while checked < 200 {
+            let empties = 1 + rng.below(10) as u32;
+            let Some(pos) = random_position(&mut rng, empties) else {
+                continue;
+            };
+            let exact = minimax(pos);
+            let mut budget = Budget::new(&stop);
+            let mut s = Solver {
+                table: &mut table,
+                budget: &mut budget,
+            };
+            assert_eq!(s.solve(pos, -INF, INF).unwrap(), exact, "{pos:?}");
+            // Null windows around the score give consistent bounds.
+            assert!(s.solve(pos, exact - 1, exact).unwrap() >= exact);
+            assert!(s.solve(pos, exact, exact + 1).unwrap() <= exact);
+            let wld = s.solve(pos, -1, 1).unwrap();
+            assert_eq!(wld.signum(), exact.signum());
+            checked += 1;
+        }
+    }
+
+    #[test]
+    fn stable_discs_are_never_flipped() {
+        let mut rng = Rng::new(9);
+        for _ in 0..200 {
+            let empties = 8 + rng.below(30) as u32;
+            let Some(pos) = random_position(&mut rng, empties) else {
+                continue;
+            };
+            let (p, o) = (pos.player.0, pos.opponent.0);
+            let st = stable_discs(p, o);
+            assert_eq!(st & !p, 0);
+            // No single move of either side flips a stable disc.
+            for sq in Square::all() {
+                if (p | o) >> sq.index() & 1 == 0 {
+                    assert_eq!(flips_of(o, p, sq) & st, 0);
+                }
+            }
+        }
+        // A full board: every disc is stable.
+        assert_eq!(
+            stable_discs(0x00ff_00ff_00ff_00ff, 0xff00_ff00_ff00_ff00),
+            0x00ff_00ff_00ff_00ff
+        );
+        // A lone corner is stable, a lone centre disc is not.
+        assert_eq!(stable_discs(1 | 1 << 27, 1 << 28), 1);
+    }
+}

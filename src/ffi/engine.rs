@@ -1,0 +1,527 @@
+//! C functions over the search engine `othello_engine`.
+
+use super::board::{board_ref, othello_board, OTHELLO_PASS};
+use super::{boundary, boundary_status, othello_status, Failure};
+use crate::engine::{Engine, Limits, Progress, SearchResult, Strategy, MAX_LEVEL};
+use crate::eval::SCALE;
+use crate::square::Square;
+use othello_status::*;
+use std::cell::UnsafeCell;
+use std::ffi::{c_int, c_void};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+/// The longest principal variation a result carries.
+pub const OTHELLO_PV_MAX: usize = 64;
+
+/// Who chooses the move. A 32-bit integer in C.
+#[repr(i32)]
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum othello_strategy {
+    /// The alpha-beta engine with its exact endgame solver (the default).
+    OTHELLO_STRATEGY_ENGINE = 0,
+    /// The 1986 program's lookahead, `classic_depth` levels deep (0..9): the
+    /// same move as the original from the same position.
+    OTHELLO_STRATEGY_CLASSIC = 1,
+    /// The 1986 program's discs flipped plus square bonus.
+    OTHELLO_STRATEGY_CORNERS = 2,
+    /// The most discs flipped (first in the original's scan order on ties).
+    OTHELLO_STRATEGY_GREEDY = 3,
+    /// A uniformly random legal move (from `seed`).
+    OTHELLO_STRATEGY_RANDOM = 4,
+}
+
+/// A strategy as passed in from C; checked before use. Spelled
+/// `othello_strategy` in the header.
+pub type othello_strategy_arg = i32;
+
+/// Reported to the progress callback after each completed iteration.
+#[repr(C)]
+pub struct othello_search_progress {
+    /// Midgame depth completed, or the empties solved when `exact`.
+    pub depth: c_int,
+    /// Score in discs from the side to move's view (an estimate unless exact).
+    pub score: c_int,
+    /// True when `score` is the exact final disc difference.
+    pub exact: bool,
+    /// The best move so far.
+    pub best_move: c_int,
+    /// The principal variation: `pv_len` squares, valid during the callback.
+    pub pv: *const c_int,
+    pub pv_len: usize,
+    /// Nodes searched so far.
+    pub nodes: u64,
+    /// Milliseconds since the search started.
+    pub elapsed_ms: u64,
+}
+
+/// The progress callback: called on the searching thread; `userdata` is the
+/// pointer given in the limits. It must not call othello_engine_search() on
+/// the same engine (othello_engine_stop() is fine).
+pub type othello_progress_fn =
+    Option<unsafe extern "C" fn(progress: *const othello_search_progress, userdata: *mut c_void)>;
+
+/// What a search may do. Always initialise with othello_search_limits_init(),
+/// then change fields: the library reads only the first `struct_size` bytes, so
+/// a program built against an older header keeps working when fields are added.
+#[repr(C)]
+pub struct othello_search_limits {
+    /// sizeof(othello_search_limits) as the caller knows it; set by init.
+    pub struct_size: usize,
+    /// 0..60 (see the level table in README); -1 to use `depth`,
+    /// `exact_empties` and `wld_empties` instead. Default 10.
+    pub level: c_int,
+    /// Midgame depth in plies, 1..60 (with level -1).
+    pub depth: c_int,
+    /// Solve exactly at this many empties or fewer, 0..60 (with level -1).
+    pub exact_empties: c_int,
+    /// Solve for win/loss/draw at this many empties or fewer (with level -1).
+    pub wld_empties: c_int,
+    /// Stop after about this many nodes; 0 = no limit.
+    pub node_limit: u64,
+    /// Stop after about this many milliseconds; 0 = no limit; negative is
+    /// invalid.
+    pub time_limit_ms: i64,
+    /// Who chooses the move; default OTHELLO_STRATEGY_ENGINE.
+    pub strategy: othello_strategy_arg,
+    /// Lookahead of OTHELLO_STRATEGY_CLASSIC, 0..9 (the original's skill level).
+    pub classic_depth: c_int,
+    /// Engine: choose uniformly among moves within this many discs of the
+    /// best (0 = always the best). Classic strategies: > 0 breaks ties at
+    /// random instead of by the original's scan order. 0..64.
+    pub randomness: c_int,
+    /// Seed of all random choices: same position + limits + seed = same move.
+    pub seed: u64,
+    /// Called after each completed iteration; may be NULL.
+    pub progress: othello_progress_fn,
+    /// Passed to `progress` untouched.
+    pub userdata: *mut c_void,
+}
+
+/// The outcome of a search.
+#[repr(C)]
+pub struct othello_search_result {
+    /// The move to play, or OTHELLO_PASS (-1) when the side to move must pass.
+    pub r#move: c_int,
+    /// Score in discs from the side to move's view: the exact final disc
+    /// difference when `exact`, else an estimate (the engine's evaluation, or
+    /// the classic strategy's own score).
+    pub score: c_int,
+    /// True when `score` is exact.
+    pub exact: bool,
+    /// True when the sign of `score` (win, draw, loss) is proven.
+    pub wld: bool,
+    /// Midgame depth reached, or the number of empties solved.
+    pub depth: c_int,
+    pub nodes: u64,
+    pub elapsed_ms: u64,
+    /// True when a stop, time or node limit ended the search early; `move` is
+    /// still a legal move (the best found so far).
+    pub stopped: bool,
+    /// The principal variation, `pv_len` squares, starting with `move`.
+    pub pv: [c_int; OTHELLO_PV_MAX],
+    pub pv_len: usize,
+}
+
+/// One move and its score, as othello_engine_analyze() reports them.
+#[repr(C)]
+pub struct othello_move_score {
+    pub r#move: c_int,
+    /// Discs from the side to move's view, as in othello_search_result.
+    pub score: c_int,
+    pub exact: bool,
+}
+
+/// A search engine: owns the transposition table, reused across the moves of
+/// a game. Create with othello_engine_new(), release with othello_engine_free().
+///
+/// Threads: one search per engine at a time; a second concurrent
+/// othello_engine_search() / _analyze() / _clear() on the same engine gets
+/// OTHELLO_STATUS_BUSY (no data race). othello_engine_stop() may be called
+/// from any thread at any time while the engine exists. Different engines
+/// search in parallel freely.
+pub struct othello_engine {
+    stop: AtomicBool,
+    busy: AtomicBool,
+    engine: UnsafeCell<Engine>,
+}
+
+// SAFETY: the engine behind the UnsafeCell is only reached while `busy` is held.
+unsafe impl Sync for othello_engine {}
+
+/// Holds an engine's busy flag for one call.
+struct Claim<'a>(&'a othello_engine);
+
+impl<'a> Claim<'a> {
+    fn take(e: &'a othello_engine) -> Result<Claim<'a>, Failure> {
+        if e.busy
+            .compare_exchange(false, true, Ordering::Acquire, Ordering::Relaxed)
+            .is_err()
+        {
+            return Err(Failure::new(
+                OTHELLO_STATUS_BUSY,
+                "the engine is already searching on another thread",
+            ));
+        }
+        Ok(Claim(e))
+    }
+
+    #[allow(clippy::mut_from_ref)]
+    fn engine(&self) -> &mut Engine {
+        // SAFETY: the busy flag gives this call exclusive access.
+        unsafe { &mut *self.0.engine.get() }
+    }
+}
+
+impl Drop for Claim<'_> {
+    fn drop(&mut self) {
+        self.0.busy.store(false, Ordering::Release);
+    }
+}
+
+unsafe fn engine_ref<'a>(e: *const othello_engine) -> Result<&'a othello_engine, Failure> {
+    e.as_ref().ok_or_else(|| Failure::null("engine"))
+}
+
+fn discs(centi: i32) -> c_int {
+    // Round to the nearest disc, halves away from zero.
+    let half = SCALE / 2;
+    (if centi >= 0 {
+        centi + half
+    } else {
+        centi - half
+    }) / SCALE
+}
+
+/// A new engine with a transposition table of `hash_mb` MiB (0 = the default,
+/// 64 MiB). NULL if `hash_mb` is above 65536 or memory runs out.
+#[no_mangle]
+pub extern "C" fn othello_engine_new(hash_mb: usize) -> *mut othello_engine {
+    boundary(std::ptr::null_mut(), || {
+        if hash_mb > 65536 {
+            return Err(Failure::new(
+                OTHELLO_STATUS_INVALID_ARGUMENT,
+                format!("hash_mb {hash_mb} is above 65536"),
+            ));
+        }
+        Ok(Box::into_raw(Box::new(othello_engine {
+            stop: AtomicBool::new(false),
+            busy: AtomicBool::new(false),
+            engine: UnsafeCell::new(Engine::new(hash_mb)),
+        })))
+    })
+}
+
+/// Releases an engine. NULL is accepted. No search may be running on it.
+#[no_mangle]
+pub unsafe extern "C" fn othello_engine_free(e: *mut othello_engine) {
+    boundary((), || {
+        if !e.is_null() {
+            drop(Box::from_raw(e));
+        }
+        Ok(())
+    })
+}
+
+/// Forgets the transposition table (for a new game). Does nothing for NULL or
+/// while a search runs on the engine (the last error says so).
+#[no_mangle]
+pub unsafe extern "C" fn othello_engine_clear(e: *mut othello_engine) {
+    boundary((), || {
+        let claim = Claim::take(engine_ref(e)?)?;
+        claim.engine().clear();
+        Ok(())
+    })
+}
+
+/// Asks the running search on `e` to stop: it returns promptly with the best
+/// move so far and `stopped` set. Safe from any thread; no effect if no
+/// search is running (a later search is not affected). NULL is ignored.
+#[no_mangle]
+pub unsafe extern "C" fn othello_engine_stop(e: *const othello_engine) {
+    boundary((), || {
+        let e = engine_ref(e)?;
+        if e.busy.load(Ordering::Acquire) {
+            e.stop.store(true, Ordering::Release);
+        }
+        Ok(())
+    })
+}
+
+/// Fills `lim` with the defaults: level 10, no node or time limit, the
+/// engine strategy, no randomness, seed 0, no callback. NULL is ignored.
+#[no_mangle]
+pub unsafe extern "C" fn othello_search_limits_init(lim: *mut othello_search_limits) {
+    boundary((), || {
+        if let Some(lim) = lim.as_mut() {
+            *lim = default_limits();
+        }
+        Ok(())
+    })
+}
+
+fn default_limits() -> othello_search_limits {
+    othello_search_limits {
+        struct_size: std::mem::size_of::<othello_search_limits>(),
+        level: 10,
+        depth: 10,
+        exact_empties: 20,
+        wld_empties: 22,
+        node_limit: 0,
+        time_limit_ms: 0,
+        strategy: 0,
+        classic_depth: 0,
+        randomness: 0,
+        seed: 0,
+        progress: None,
+        userdata: std::ptr::null_mut(),
+    }
+}
+
+/// Reads the caller's limits: only its first `struct_size` bytes, the rest
+/// keeps the defaults.
+unsafe fn read_limits(lim: *const othello_search_limits) -> Result<othello_search_limits, Failure> {
+    let mut out = default_limits();
+    if lim.is_null() {
+        return Ok(out);
+    }
+    let size = std::ptr::read_unaligned(lim as *const usize);
+    let full = std::mem::size_of::<othello_search_limits>();
+    if size < std::mem::size_of::<usize>() + std::mem::size_of::<c_int>() || size > 1 << 16 {
+        return Err(Failure::new(
+            OTHELLO_STATUS_INVALID_ARGUMENT,
+            format!(
+                "limits.struct_size {size} is invalid: call othello_search_limits_init() first"
+            ),
+        ));
+    }
+    std::ptr::copy_nonoverlapping(
+        lim as *const u8,
+        &mut out as *mut othello_search_limits as *mut u8,
+        size.min(full),
+    );
+    out.struct_size = full;
+    Ok(out)
+}
+
+fn convert_limits(l: &othello_search_limits) -> Result<Limits, Failure> {
+    let bad = |m: String| Err(Failure::new(OTHELLO_STATUS_INVALID_ARGUMENT, m));
+    let mut limits = if l.level == -1 {
+        if !(1..=60).contains(&l.depth) {
+            return bad(format!("limits.depth {} is outside 1..60", l.depth));
+        }
+        if !(0..=60).contains(&l.exact_empties) {
+            return bad(format!(
+                "limits.exact_empties {} is outside 0..60",
+                l.exact_empties
+            ));
+        }
+        if !(0..=60).contains(&l.wld_empties) {
+            return bad(format!(
+                "limits.wld_empties {} is outside 0..60",
+                l.wld_empties
+            ));
+        }
+        let mut lim = Limits::level(0).map_err(Failure::from)?;
+        lim.depth = l.depth as u32;
+        lim.exact_empties = l.exact_empties as u32;
+        lim.wld_empties = l.wld_empties as u32;
+        lim
+    } else if (0..=MAX_LEVEL as c_int).contains(&l.level) {
+        Limits::level(l.level as u32).map_err(Failure::from)?
+    } else {
+        return bad(format!(
+            "limits.level {} is outside 0..{MAX_LEVEL} (or -1 for explicit depth)",
+            l.level
+        ));
+    };
+    if l.time_limit_ms < 0 {
+        return bad(format!(
+            "limits.time_limit_ms {} is negative",
+            l.time_limit_ms
+        ));
+    }
+    if !(0..=64).contains(&l.randomness) {
+        return bad(format!(
+            "limits.randomness {} is outside 0..64",
+            l.randomness
+        ));
+    }
+    if !(0..=9).contains(&l.classic_depth) {
+        return bad(format!(
+            "limits.classic_depth {} is outside 0..9",
+            l.classic_depth
+        ));
+    }
+    limits.strategy = match l.strategy {
+        0 => Strategy::Engine,
+        1 => Strategy::Classic(l.classic_depth as u32),
+        2 => Strategy::Corners,
+        3 => Strategy::Greedy,
+        4 => Strategy::Random,
+        s => return bad(format!("limits.strategy {s} is not an othello_strategy")),
+    };
+    limits.node_limit = l.node_limit;
+    limits.time = (l.time_limit_ms > 0).then(|| Duration::from_millis(l.time_limit_ms as u64));
+    limits.randomness = l.randomness as u32;
+    limits.seed = l.seed;
+    Ok(limits)
+}
+
+fn square_int(sq: Option<Square>) -> c_int {
+    sq.map_or(OTHELLO_PASS, |s| s.index() as c_int)
+}
+
+fn fill_result(r: &SearchResult, out: &mut othello_search_result) {
+    out.r#move = square_int(r.best);
+    out.score = discs(r.score);
+    out.exact = r.exact;
+    out.wld = r.wld;
+    out.depth = r.depth as c_int;
+    out.nodes = r.nodes;
+    out.elapsed_ms = r.elapsed.as_millis() as u64;
+    out.stopped = r.stopped;
+    out.pv = [0; OTHELLO_PV_MAX];
+    out.pv_len = r.pv.len().min(OTHELLO_PV_MAX);
+    for (slot, sq) in out.pv.iter_mut().zip(&r.pv) {
+        *slot = sq.index() as c_int;
+    }
+    if out.pv_len == 0 && r.best.is_none() {
+        out.pv[0] = OTHELLO_PASS;
+        out.pv_len = 1;
+    }
+}
+
+/// Searches the position of `b` for the side to move under `lim` (NULL =
+/// the defaults) and writes the outcome to `*out`. GAME_OVER when neither
+/// side can move; when the side to move must pass, `out->move` is
+/// OTHELLO_PASS. INVALID_ARGUMENT names a bad field of `lim`; BUSY if a
+/// search already runs on `e`. The board is not changed.
+#[no_mangle]
+pub unsafe extern "C" fn othello_engine_search(
+    e: *mut othello_engine,
+    b: *const othello_board,
+    lim: *const othello_search_limits,
+    out: *mut othello_search_result,
+) -> othello_status {
+    boundary_status(|| {
+        let engine = engine_ref(e)?;
+        let game = board_ref(b)?;
+        let out = out.as_mut().ok_or_else(|| Failure::null("out"))?;
+        let raw = read_limits(lim)?;
+        let limits = convert_limits(&raw)?;
+        let claim = Claim::take(engine)?;
+        engine.stop.store(false, Ordering::Release);
+        let mut report = |p: &Progress| {
+            if let Some(cb) = raw.progress {
+                let pv: Vec<c_int> = p.pv.iter().map(|s| s.index() as c_int).collect();
+                let info = othello_search_progress {
+                    depth: p.depth as c_int,
+                    score: discs(p.score),
+                    exact: p.exact,
+                    best_move: square_int(p.best),
+                    pv: pv.as_ptr(),
+                    pv_len: pv.len(),
+                    nodes: p.nodes,
+                    elapsed_ms: p.elapsed.as_millis() as u64,
+                };
+                // SAFETY: the caller provides a valid callback.
+                unsafe { cb(&info, raw.userdata) };
+            }
+        };
+        let result = claim
+            .engine()
+            .search(game.position(), &limits, &engine.stop, &mut report)?;
+        fill_result(&result, out);
+        Ok(())
+    })
+}
+
+/// Scores every legal move of the side to move, best first, into
+/// `(out, cap)`; `*n` (may be NULL) gets their number. `out` may be NULL
+/// with `cap` 0 to ask only for the number. Uses the depth of `lim` (its
+/// level or explicit depth), or exact scores when the empties are within its
+/// exact limit. GAME_OVER when neither side can move; 0 moves when the side
+/// must pass. BUFFER_TOO_SMALL (number needed in `*n`) is checked first,
+/// before searching.
+#[no_mangle]
+pub unsafe extern "C" fn othello_engine_analyze(
+    e: *mut othello_engine,
+    b: *const othello_board,
+    lim: *const othello_search_limits,
+    out: *mut othello_move_score,
+    cap: usize,
+    n: *mut usize,
+) -> othello_status {
+    boundary_status(|| {
+        let engine = engine_ref(e)?;
+        let game = board_ref(b)?;
+        let limits = convert_limits(&read_limits(lim)?)?;
+        if game.is_game_over() {
+            return Err(crate::Error::GameOver.into());
+        }
+        let count = game.legal_moves().count() as usize;
+        if out.is_null() && cap > 0 {
+            return Err(Failure::null("out (with cap > 0)"));
+        }
+        if !out.is_null() && cap < count {
+            if !n.is_null() {
+                *n = count;
+            }
+            return Err(Failure::new(
+                OTHELLO_STATUS_BUFFER_TOO_SMALL,
+                format!("out: room for {cap}, {count} needed"),
+            ));
+        }
+        if out.is_null() {
+            if !n.is_null() {
+                *n = count;
+            }
+            return Ok(());
+        }
+        let claim = Claim::take(engine)?;
+        engine.stop.store(false, Ordering::Release);
+        let scores = claim
+            .engine()
+            .analyze(game.position(), &limits, &engine.stop)?;
+        for (i, s) in scores.iter().enumerate() {
+            *out.add(i) = othello_move_score {
+                r#move: s.square.index() as c_int,
+                score: discs(s.score),
+                exact: s.exact,
+            };
+        }
+        if !n.is_null() {
+            *n = scores.len();
+        }
+        Ok(())
+    })
+}
+
+/// One-shot convenience: the move a fresh engine (16 MiB table) plays at
+/// `level` (0..60) from the position of `b`, into `*move` (OTHELLO_PASS when
+/// the side to move must pass). GAME_OVER when the game is over.
+#[no_mangle]
+pub unsafe extern "C" fn othello_board_best_move(
+    b: *const othello_board,
+    level: c_int,
+    r#move: *mut c_int,
+) -> othello_status {
+    boundary_status(|| {
+        let game = board_ref(b)?;
+        if r#move.is_null() {
+            return Err(Failure::null("move"));
+        }
+        if !(0..=MAX_LEVEL as c_int).contains(&level) {
+            return Err(Failure::new(
+                OTHELLO_STATUS_INVALID_ARGUMENT,
+                format!("level {level} is outside 0..{MAX_LEVEL}"),
+            ));
+        }
+        let limits = Limits::level(level as u32).map_err(Failure::from)?;
+        let stop = AtomicBool::new(false);
+        let result = Engine::new(16).search(game.position(), &limits, &stop, &mut |_| {})?;
+        *r#move = square_int(result.best);
+        Ok(())
+    })
+}

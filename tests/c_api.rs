@@ -1,0 +1,352 @@
+//! Builds the C programs of `tests/c/` with the system C compiler against the
+//! library cargo just built (`libothello.so` and `libothello.a`, see
+//! [`lib_dir`]) and runs them:
+//!
+//! - `api_test.c`: the API contract of `include/othello.h`;
+//! - `perft.c`: move generation through the API from the start position;
+//! - `header_twice.c`: the header included twice, as C99 and as C++17;
+//!
+//! against the shared library, the static library, the static library under
+//! AddressSanitizer + UndefinedBehaviorSanitizer, and (when installed) the
+//! shared library under valgrind. Build outputs go to `CARGO_TARGET_TMPDIR`.
+
+use std::env;
+use std::ffi::OsStr;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// Warnings are errors for every C build.
+const C11_FLAGS: &[&str] = &["-std=c11", "-Wall", "-Wextra", "-Wpedantic", "-Werror"];
+const C99_FLAGS: &[&str] = &["-std=c99", "-Wall", "-Wextra", "-Wpedantic", "-Werror"];
+const CXX17_FLAGS: &[&str] = &["-std=c++17", "-Wall", "-Wextra", "-Wpedantic", "-Werror"];
+
+/// What a program linked against `libothello.a` needs from the system
+/// (`cargo rustc -- --print native-static-libs`).
+const STATIC_SYSTEM_LIBS: &[&str] = &[
+    "-lgcc_s",
+    "-lutil",
+    "-lrt",
+    "-lpthread",
+    "-lm",
+    "-ldl",
+    "-lc",
+];
+
+const SANITIZE_FLAGS: &[&str] = &[
+    "-fsanitize=address,undefined",
+    "-fno-omit-frame-pointer",
+    "-fno-sanitize-recover=all",
+    "-g",
+];
+
+/// Perft depth for the sanitizer build (the plain builds use the default, 7).
+const SANITIZED_PERFT_DEPTH: &str = "5";
+
+fn manifest_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+const LIBS: [&str; 2] = ["libothello.so", "libothello.a"];
+
+/// The directory holding the `libothello.{so,a}` built for this test run.
+///
+/// The test executable runs from `target/<profile>/deps/`. Building the test
+/// builds the library there, with all its crate types, but cargo copies them
+/// up to `target/<profile>/` only for `cargo build`: that copy is missing on a
+/// fresh checkout and stale after a source change followed by `cargo test`.
+/// So `deps/` comes first, and `target/<profile>/` is only a fallback.
+fn lib_dir() -> PathBuf {
+    let exe = env::current_exe().expect("path of the test executable");
+    let deps = exe
+        .parent()
+        .expect("the test executable has a parent directory");
+    assert_eq!(
+        deps.file_name(),
+        Some(OsStr::new("deps")),
+        "expected the test executable in target/<profile>/deps, found {}",
+        exe.display()
+    );
+    let profile = deps.parent().expect("deps/ has a parent directory");
+    let found = [deps, profile]
+        .into_iter()
+        .find(|dir| LIBS.iter().all(|lib| dir.join(lib).is_file()))
+        .unwrap_or_else(|| {
+            panic!(
+                "{} not found in {} nor in {}: cargo builds them with the library \
+                 (crate-type cdylib + staticlib)",
+                LIBS.join(" and "),
+                deps.display(),
+                profile.display()
+            )
+        })
+        .to_path_buf();
+    found
+}
+
+/// The output directory of one test: each test has its own, as they run in
+/// parallel.
+fn out_dir(test: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("c_api")
+        .join(test);
+    fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("cannot create {}: {e}", dir.display()));
+    dir
+}
+
+fn source(name: &str) -> PathBuf {
+    manifest_dir().join("tests").join("c").join(name)
+}
+
+fn describe(cmd: &Command) -> String {
+    let mut s = cmd.get_program().to_string_lossy().into_owned();
+    for arg in cmd.get_args() {
+        s.push(' ');
+        s.push_str(&arg.to_string_lossy());
+    }
+    s
+}
+
+/// Runs `cmd` and panics, with its output, unless it exits with status 0.
+fn run(what: &str, cmd: &mut Command) -> Output {
+    let line = describe(cmd);
+    let out = cmd
+        .output()
+        .unwrap_or_else(|e| panic!("{what}: cannot start `{line}`: {e}"));
+    if !out.status.success() {
+        panic!(
+            "{what} failed ({})\ncommand: {line}\n--- stdout ---\n{}\n--- stderr ---\n{}",
+            out.status,
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr),
+        );
+    }
+    out
+}
+
+/// How a C program is linked to the library.
+#[derive(Clone, Copy)]
+enum Link {
+    /// `-L<dir> -lothello` with an rpath to `<dir>`.
+    Shared,
+    /// `<dir>/libothello.a` and the system libraries it needs.
+    Static,
+}
+
+/// Compiles and links one C source; returns the path of the executable.
+fn build(
+    compiler: &str,
+    lang_flags: &[&str],
+    extra_flags: &[&str],
+    src: &str,
+    link: Link,
+    test: &str,
+) -> PathBuf {
+    let lib = lib_dir();
+    let exe = out_dir(test).join(Path::new(src).file_stem().expect("a file name"));
+    let mut cmd = Command::new(compiler);
+    cmd.args(lang_flags)
+        .args(extra_flags)
+        .arg("-I")
+        .arg(manifest_dir().join("include"))
+        .arg("-o")
+        .arg(&exe);
+    if compiler.ends_with("++") {
+        // The sources are .c files: compile them as C++, then stop forcing
+        // the language so that the libraries link normally.
+        cmd.args(["-x", "c++"])
+            .arg(source(src))
+            .args(["-x", "none"]);
+    } else {
+        cmd.arg(source(src));
+    }
+    match link {
+        Link::Shared => {
+            cmd.arg("-L")
+                .arg(&lib)
+                .arg("-lothello")
+                .arg(format!("-Wl,-rpath,{}", lib.display()));
+        }
+        Link::Static => {
+            cmd.arg(lib.join("libothello.a")).args(STATIC_SYSTEM_LIBS);
+        }
+    }
+    run(&format!("compiling {src} ({test})"), &mut cmd);
+    exe
+}
+
+/// Runs a built program and returns its stdout.
+fn run_program(exe: &Path, args: &[&str], env_vars: &[(&str, &str)]) -> String {
+    let mut cmd = Command::new(exe);
+    cmd.args(args);
+    for (k, v) in env_vars {
+        cmd.env(k, v);
+    }
+    let out = run(&format!("running {}", exe.display()), &mut cmd);
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    print!("{stdout}");
+    stdout
+}
+
+fn assert_api_test_passed(stdout: &str) {
+    assert!(
+        stdout.contains("api_test: ") && stdout.contains(" checks passed"),
+        "api_test did not report its checks:\n{stdout}"
+    );
+}
+
+fn assert_perft_passed(stdout: &str, depth: u32) {
+    assert!(
+        stdout.contains(&format!("perft: depths 1..{depth} ok")),
+        "perft did not report depths 1..{depth}:\n{stdout}"
+    );
+}
+
+/// The executable `name` on PATH, if any.
+fn on_path(name: &str) -> Option<PathBuf> {
+    let path = env::var_os("PATH")?;
+    env::split_paths(&path)
+        .map(|dir| dir.join(name))
+        .find(|p| p.is_file())
+}
+
+const ASAN_ENV: &[(&str, &str)] = &[
+    ("ASAN_OPTIONS", "detect_leaks=1"),
+    ("UBSAN_OPTIONS", "print_stacktrace=1:halt_on_error=1"),
+];
+
+#[test]
+fn header_twice_c99() {
+    let exe = build(
+        "cc",
+        C99_FLAGS,
+        &[],
+        "header_twice.c",
+        Link::Shared,
+        "header_twice_c99",
+    );
+    run_program(&exe, &[], &[]);
+}
+
+#[test]
+fn header_twice_cxx17() {
+    let exe = build(
+        "g++",
+        CXX17_FLAGS,
+        &[],
+        "header_twice.c",
+        Link::Shared,
+        "header_twice_cxx17",
+    );
+    run_program(&exe, &[], &[]);
+}
+
+#[test]
+fn api_test_shared() {
+    let exe = build(
+        "cc",
+        C11_FLAGS,
+        &[],
+        "api_test.c",
+        Link::Shared,
+        "api_test_shared",
+    );
+    assert_api_test_passed(&run_program(&exe, &[], &[]));
+}
+
+#[test]
+fn perft_shared() {
+    let exe = build(
+        "cc",
+        C11_FLAGS,
+        &[],
+        "perft.c",
+        Link::Shared,
+        "perft_shared",
+    );
+    assert_perft_passed(&run_program(&exe, &[], &[]), 7);
+}
+
+#[test]
+fn api_test_static() {
+    let exe = build(
+        "cc",
+        C11_FLAGS,
+        &[],
+        "api_test.c",
+        Link::Static,
+        "api_test_static",
+    );
+    assert_api_test_passed(&run_program(&exe, &[], &[]));
+}
+
+#[test]
+fn perft_static() {
+    let exe = build(
+        "cc",
+        C11_FLAGS,
+        &[],
+        "perft.c",
+        Link::Static,
+        "perft_static",
+    );
+    assert_perft_passed(&run_program(&exe, &[], &[]), 7);
+}
+
+#[test]
+fn api_test_sanitized() {
+    let exe = build(
+        "cc",
+        C11_FLAGS,
+        SANITIZE_FLAGS,
+        "api_test.c",
+        Link::Static,
+        "api_test_sanitized",
+    );
+    assert_api_test_passed(&run_program(&exe, &[], ASAN_ENV));
+}
+
+#[test]
+fn perft_sanitized() {
+    let exe = build(
+        "cc",
+        C11_FLAGS,
+        SANITIZE_FLAGS,
+        "perft.c",
+        Link::Static,
+        "perft_sanitized",
+    );
+    assert_perft_passed(
+        &run_program(&exe, &[SANITIZED_PERFT_DEPTH], ASAN_ENV),
+        SANITIZED_PERFT_DEPTH.parse().expect("a number"),
+    );
+}
+
+#[test]
+fn api_test_valgrind() {
+    let Some(valgrind) = on_path("valgrind") else {
+        println!("note: valgrind is not on PATH: skipping the valgrind run of api_test");
+        return;
+    };
+    let exe = build(
+        "cc",
+        C11_FLAGS,
+        &["-g"],
+        "api_test.c",
+        Link::Shared,
+        "api_test_valgrind",
+    );
+    let out = run(
+        "api_test under valgrind",
+        Command::new(valgrind)
+            .args([
+                "--error-exitcode=99",
+                "--leak-check=full",
+                "--errors-for-leak-kinds=definite",
+            ])
+            .arg(&exe),
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    print!("{stdout}");
+    assert_api_test_passed(&stdout);
+}

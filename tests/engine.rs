@@ -1,0 +1,227 @@
+//! The engine through its Rust API: exact solving of the FFO positions,
+//! agreement with plain minimax, limits, stop, determinism and randomness.
+
+use othello::engine::{Engine, Limits, Strategy};
+use othello::notation::parse_board;
+use othello::rng::Rng;
+use othello::{Position, Square};
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+fn ffo(path: &str) -> Vec<(Position, i32, Vec<Square>)> {
+    let text = std::fs::read_to_string(path).expect("FFO file in ../shared/positions");
+    text.lines()
+        .filter(|l| l.len() > 66)
+        .map(|line| {
+            let game = parse_board(&format!("{} {}", &line[..64], &line[65..66])).unwrap();
+            let mut fields = line.split(';').skip(1).filter(|f| f.contains(':'));
+            let first = fields.next().unwrap();
+            let best: i32 = first.split(':').nth(1).unwrap().trim().parse().unwrap();
+            let mut moves = vec![first];
+            moves.extend(
+                fields.filter(|f| {
+                    f.split(':').nth(1).unwrap().trim().parse::<i32>().unwrap() == best
+                }),
+            );
+            let squares = moves
+                .iter()
+                .map(|f| f.split(':').next().unwrap().trim().parse().unwrap())
+                .collect();
+            (game.position(), best, squares)
+        })
+        .collect()
+}
+
+fn exact_limits() -> Limits {
+    let mut l = Limits::level(0).unwrap();
+    l.depth = 4;
+    l.exact_empties = 60;
+    l
+}
+
+#[test]
+fn solves_fforum_1_to_19_exactly() {
+    let stop = AtomicBool::new(false);
+    let mut engine = Engine::new(32);
+    for (i, (pos, best, moves)) in ffo("../shared/positions/fforum-1-19.obf")
+        .into_iter()
+        .enumerate()
+    {
+        let r = engine
+            .search(pos, &exact_limits(), &stop, &mut |_| {})
+            .unwrap();
+        assert!(r.exact, "#{}", i + 1);
+        assert_eq!(r.score, best * 100, "#{} score", i + 1);
+        assert!(
+            moves.contains(&r.best.unwrap()),
+            "#{} move {:?} not in {moves:?}",
+            i + 1,
+            r.best
+        );
+        assert_eq!(r.pv.first(), r.best.as_ref());
+    }
+}
+
+fn random_position(rng: &mut Rng, plies: usize) -> Position {
+    loop {
+        let mut pos = Position::start();
+        let mut ok = true;
+        for _ in 0..plies {
+            let moves: Vec<Square> = pos.legal_moves().collect();
+            if moves.is_empty() {
+                pos = pos.pass();
+                if pos.legal_moves().is_empty() {
+                    ok = false;
+                    break;
+                }
+                continue;
+            }
+            let sq = moves[rng.below(moves.len())];
+            pos = pos.play_with(sq, pos.flips(sq));
+        }
+        if ok && !pos.legal_moves().is_empty() {
+            return pos;
+        }
+    }
+}
+
+#[test]
+fn analyze_agrees_with_search_when_exact() {
+    let stop = AtomicBool::new(false);
+    let mut engine = Engine::new(8);
+    let mut rng = Rng::new(11);
+    for _ in 0..20 {
+        let plies = 48 + rng.below(4);
+        let pos = random_position(&mut rng, plies);
+        let all = engine.analyze(pos, &exact_limits(), &stop).unwrap();
+        let r = engine
+            .search(pos, &exact_limits(), &stop, &mut |_| {})
+            .unwrap();
+        assert_eq!(all.len() as u32, pos.legal_moves().count());
+        assert!(all.windows(2).all(|w| w[0].score >= w[1].score));
+        assert_eq!(all[0].score, r.score);
+        let chosen = all.iter().find(|m| Some(m.square) == r.best).unwrap();
+        assert_eq!(chosen.score, r.score);
+    }
+}
+
+#[test]
+fn same_seed_same_move_and_randomness_stays_near_best() {
+    let stop = AtomicBool::new(false);
+    let mut rng = Rng::new(5);
+    let mut varied = false;
+    for _ in 0..12 {
+        let pos = random_position(&mut rng, 50);
+        let mut limits = exact_limits();
+        limits.randomness = 4;
+        let mut engine = Engine::new(8);
+        let all = engine.analyze(pos, &exact_limits(), &stop).unwrap();
+        let best = all[0].score;
+        let mut picks = std::collections::HashSet::new();
+        for seed in 0..8 {
+            limits.seed = seed;
+            let a = engine.search(pos, &limits, &stop, &mut |_| {}).unwrap();
+            let b = Engine::new(8)
+                .search(pos, &limits, &stop, &mut |_| {})
+                .unwrap();
+            assert_eq!(a.best, b.best, "same seed, same move");
+            let score = all.iter().find(|m| Some(m.square) == a.best).unwrap().score;
+            assert!(score >= best - 400, "picked {score} with best {best}");
+            picks.insert(a.best);
+        }
+        varied |= picks.len() > 1;
+    }
+    assert!(varied, "randomness never chose a different move");
+}
+
+#[test]
+fn stop_from_another_thread_returns_a_legal_move() {
+    let stop = AtomicBool::new(false);
+    let pos = Position::start();
+    let mut limits = Limits::level(30).unwrap();
+    limits.depth = 30;
+    let mut engine = Engine::new(8);
+    let start = Instant::now();
+    let r = std::thread::scope(|s| {
+        s.spawn(|| {
+            std::thread::sleep(Duration::from_millis(200));
+            stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        });
+        engine.search(pos, &limits, &stop, &mut |_| {}).unwrap()
+    });
+    assert!(r.stopped);
+    assert!(
+        start.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        start.elapsed()
+    );
+    assert!(pos.legal_moves().contains(r.best.unwrap()));
+}
+
+#[test]
+fn time_and_node_limits_are_honoured() {
+    let stop = AtomicBool::new(false);
+    let pos = random_position(&mut Rng::new(1), 20);
+    let mut limits = Limits::level(40).unwrap();
+    limits.time = Some(Duration::from_millis(300));
+    let start = Instant::now();
+    let r = Engine::new(8)
+        .search(pos, &limits, &stop, &mut |_| {})
+        .unwrap();
+    assert!(
+        start.elapsed() < Duration::from_millis(2000),
+        "{:?}",
+        start.elapsed()
+    );
+    assert!(pos.legal_moves().contains(r.best.unwrap()));
+    let mut limits = Limits::level(40).unwrap();
+    limits.node_limit = 100_000;
+    let r = Engine::new(8)
+        .search(pos, &limits, &stop, &mut |_| {})
+        .unwrap();
+    assert!(r.stopped && r.nodes <= 100_000 + 5000, "{} nodes", r.nodes);
+}
+
+#[test]
+fn engine_beats_classic_lookahead() {
+    // Engine level 4 against the 1986 program's lookahead 4, both colours,
+    // from seeded random 4-ply openings.
+    let stop = AtomicBool::new(false);
+    let mut engine = Engine::new(8);
+    let mut rng = Rng::new(1986);
+    let (mut wins, mut losses) = (0, 0);
+    for game in 0..8 {
+        let mut pos = random_position(&mut rng, 4);
+        let engine_first = game % 2 == 0;
+        let mut engine_to_move = engine_first;
+        let mut sign = 1; // +1 when the engine is the side to move of `pos`
+        if !engine_to_move {
+            sign = -1;
+        }
+        while !pos.is_game_over() {
+            if pos.legal_moves().is_empty() {
+                pos = pos.pass();
+            } else {
+                let mut limits = Limits::level(4).unwrap();
+                if !engine_to_move {
+                    limits.strategy = Strategy::Classic(4);
+                }
+                let r = engine.search(pos, &limits, &stop, &mut |_| {}).unwrap();
+                let sq = r.best.unwrap();
+                pos = pos.play_with(sq, pos.flips(sq));
+            }
+            engine_to_move = !engine_to_move;
+            sign = -sign;
+        }
+        let score = sign * pos.final_score();
+        if score > 0 {
+            wins += 1;
+        } else if score < 0 {
+            losses += 1;
+        }
+    }
+    assert!(
+        wins >= 6 && wins > 2 * losses,
+        "engine {wins} wins, {losses} losses"
+    );
+}
