@@ -12,8 +12,9 @@
  *    out-parameter (when it is not NULL). There are no partial results.
  *  - Buffers are (pointer, length) pairs. Text buffers receive a NUL-terminated
  *    string; the size out-parameter gets its length without the NUL, and the
- *    size needed includes the NUL. A list pointer may be NULL when its capacity
- *    is 0, in which case only the count is reported.
+ *    size needed includes the NUL. A buffer may be NULL when its length or
+ *    capacity is 0: a list call then only reports the count, a text call
+ *    gives BUFFER_TOO_SMALL with the size needed (a size query).
  *  - Every pointer is checked: NULL gives OTHELLO_STATUS_NULL_ARGUMENT (or the
  *    neutral value). Integers are range-checked: a square outside 0..63 gives
  *    OTHELLO_STATUS_INVALID_SQUARE. A failed call leaves every handle exactly

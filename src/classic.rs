@@ -85,18 +85,6 @@ pub fn level_lookahead(level: u32) -> Strategy {
     Strategy::Lookahead(if level <= 9 { level } else { 0 })
 }
 
-/// The score the original's evaluation gives a move, or `None` if the move is
-/// illegal. The score may be one its scan would skip (10000, or -9999 and
-/// below).
-pub fn evaluate(pos: Position, sq: Square, strategy: Strategy) -> Option<i32> {
-    let flips = pos.flips(sq);
-    if flips.is_empty() {
-        None
-    } else {
-        score_above(pos, sq, flips, strategy, -INF)
-    }
-}
-
 /// The move the original would play, with its score; `None` only when there is
 /// no legal move. Without `tie_break` the first best move in the original's
 /// scan order wins; with it, one of the equally best moves drawn uniformly.
@@ -113,55 +101,28 @@ pub fn choose(
     if pos.legal_moves().is_empty() {
         return None;
     }
-    pick(pos, strategy, true, tie_break.as_deref_mut())
-        .or_else(|| pick(pos, strategy, false, tie_break))
+    let mut search = Search::new(strategy);
+    let hint = search.root_hint(pos, strategy);
+    search
+        .pick(pos, strategy, true, hint, tie_break.as_deref_mut())
+        .or_else(|| search.pick(pos, strategy, false, None, tie_break))
 }
 
-/// Scans the legal moves in the original's order. `filtered` applies its
-/// scan's rules (skip 10000, need more than -9999); without it any score goes.
-fn pick(
-    pos: Position,
-    strategy: Strategy,
-    filtered: bool,
-    tie_break: Option<&mut Rng>,
-) -> Option<(Square, i32)> {
-    let legal = pos.legal_moves();
-    let mut best: Option<i32> = None;
-    let mut ties = [Square::from_coords(0, 0); 64];
-    let mut count = 0;
-    for &sq in SCAN_ORDER.iter().filter(|&&sq| legal.contains(sq)) {
-        // Only scores above the floor matter (ties too when drawing one):
-        // the search proves the rest are below and stops early.
-        let floor = match best {
-            None if filtered => NO_MOVE,
-            None => -INF,
-            Some(b) if tie_break.is_some() => b - 1,
-            Some(b) => b,
-        };
-        let Some(score) = score_above(pos, sq, pos.flips(sq), strategy, floor) else {
-            continue;
-        };
-        if filtered && score == INVALID {
-            continue;
-        }
-        match best {
-            Some(b) if score < b => {}
-            Some(b) if score == b => {
-                ties[count] = sq;
-                count += 1;
-            }
-            _ => {
-                best = Some(score);
-                ties[0] = sq;
-                count = 1;
-            }
-        }
+/// The score the original's evaluation gives a move, or `None` if the move is
+/// illegal. The score may be one its scan would skip (10000, or -9999 and
+/// below).
+pub fn evaluate(pos: Position, sq: Square, strategy: Strategy) -> Option<i32> {
+    let flips = pos.flips(sq);
+    if flips.is_empty() {
+        None
+    } else {
+        Search::new(strategy).score_above(pos, sq, flips, strategy, -INF)
     }
-    let index = match tie_break {
-        Some(rng) if count > 1 => rng.below(count),
-        _ => 0,
-    };
-    best.map(|score| (ties[index], score))
+}
+
+/// Whether the original's scan accepts a score.
+fn accepted(score: i32) -> bool {
+    score != INVALID && score > NO_MOVE
 }
 
 /// Discs flipped plus the square's bonus: `mostcorners`.
@@ -170,73 +131,243 @@ fn gain(sq: Square, flips: Bitboard) -> i32 {
     flips.count() as i32 + BONUS[sq.index() as usize]
 }
 
-/// The exact score of the legal move `sq` (flipping `flips`) if it is above
-/// `floor`, else `None`.
-fn score_above(
-    pos: Position,
-    sq: Square,
-    flips: Bitboard,
-    strategy: Strategy,
-    floor: i32,
-) -> Option<i32> {
-    let score = match strategy {
-        Strategy::Greedy => flips.count() as i32,
-        Strategy::Corners | Strategy::Lookahead(0) => gain(sq, flips),
-        Strategy::Lookahead(depth) => {
-            let g = gain(sq, flips);
-            g - best_reply(pos.play_with(sq, flips), depth - 1, -INF, g - floor)
-        }
-    };
-    (score > floor).then_some(score)
+/// Bounds on `best_reply(pos, depth)` found earlier, and the move that gave
+/// them, so that transpositions and re-searches cost little.
+#[derive(Clone, Copy, Default)]
+struct Entry {
+    player: u64,
+    opponent: u64,
+    lower: i32,
+    upper: i32,
+    /// 0 for an empty slot: only depths from `TABLE_MIN_DEPTH` are stored.
+    depth: u8,
+    /// The index of the move to try first, 64 for none.
+    best: u8,
 }
 
-/// The score the original's scan reports for the side to move in `pos` when
-/// each move is scored by `look` with `depth`: the best accepted score, or
-/// -9999. A fail-soft alpha-beta search: exact when strictly inside
-/// `(alpha, beta)`, else a bound on the same side of the window. The value
-/// does not depend on the order moves are tried in, so they are sorted.
-fn best_reply(pos: Position, depth: u32, alpha: i32, beta: i32) -> i32 {
-    if depth == 0 {
-        return best_gain(pos, beta);
+/// Shallower nodes are cheaper to search again than to look up.
+const TABLE_MIN_DEPTH: u32 = 2;
+/// Searches this deep get a table.
+const TABLE_FROM: u32 = 4;
+const TABLE_BITS: u32 = 16;
+
+/// One search: the table, if the strategy is deep enough to need one.
+struct Search {
+    table: Vec<Entry>,
+}
+
+impl Search {
+    fn new(strategy: Strategy) -> Search {
+        let size = match strategy {
+            Strategy::Lookahead(depth) if depth >= TABLE_FROM => 1 << TABLE_BITS,
+            _ => 0,
+        };
+        Search {
+            table: vec![Entry::default(); size],
+        }
     }
-    let mut best = NO_MOVE;
-    if best >= beta {
-        return best;
-    }
-    let moves = MoveList::new(pos, depth);
-    for &(sq, flips, g) in moves.as_slice() {
-        let child = pos.play_with(sq, flips);
-        let lo = alpha.max(best);
-        let score = g - best_reply(child, depth - 1, g - beta, g - lo);
-        if score >= beta {
-            // A lower bound: the move could still be worth exactly INVALID,
-            // which the scan skips, so settle that before cutting off.
-            if score <= INVALID && g - INVALID >= NO_MOVE && reply_is(child, depth - 1, g - INVALID)
-            {
+
+    /// Scans the legal moves in the original's order. `filtered` applies its
+    /// scan's rules (skip 10000, need more than -9999); without it any score
+    /// goes. `hint` is a score known to be reached by an accepted move.
+    fn pick(
+        &mut self,
+        pos: Position,
+        strategy: Strategy,
+        filtered: bool,
+        hint: Option<i32>,
+        tie_break: Option<&mut Rng>,
+    ) -> Option<(Square, i32)> {
+        let legal = pos.legal_moves();
+        let mut best: Option<i32> = None;
+        let mut ties = [Square::from_coords(0, 0); 64];
+        let mut count = 0;
+        for &sq in SCAN_ORDER.iter().filter(|&&sq| legal.contains(sq)) {
+            // Only scores above the floor matter (ties too when drawing one):
+            // the search proves the rest are below and stops early.
+            let floor = match best {
+                None if filtered => NO_MOVE,
+                None => -INF,
+                Some(b) if tie_break.is_some() => b - 1,
+                Some(b) => b,
+            }
+            .max(hint.map_or(-INF, |h| h - 1));
+            let Some(score) = self.score_above(pos, sq, pos.flips(sq), strategy, floor) else {
+                continue;
+            };
+            if filtered && !accepted(score) {
                 continue;
             }
-            return score;
+            match best {
+                Some(b) if score < b => {}
+                Some(b) if score == b => {
+                    ties[count] = sq;
+                    count += 1;
+                }
+                _ => {
+                    best = Some(score);
+                    ties[0] = sq;
+                    count = 1;
+                }
+            }
         }
-        if score <= lo {
-            // An upper bound at most `lo`: it can only matter as a bound.
-            best = best.max(score);
-        } else if score != INVALID {
-            best = score;
-        }
+        let index = match tie_break {
+            Some(rng) if count > 1 => rng.below(count),
+            _ => 0,
+        };
+        best.map(|score| (ties[index], score))
     }
-    best
-}
 
-/// Whether `best_reply(pos, depth)` is exactly `target`.
-fn reply_is(pos: Position, depth: u32, target: i32) -> bool {
-    best_reply(pos, depth, target - 1, target + 1) == target
+    /// For deep strategies, a score that an accepted move reaches: that of the
+    /// move looking best two levels shallower. Knowing it first lets the scan
+    /// prove most moves worse with little search.
+    fn root_hint(&mut self, pos: Position, strategy: Strategy) -> Option<i32> {
+        let Strategy::Lookahead(depth) = strategy else {
+            return None;
+        };
+        if depth < 3 {
+            return None;
+        }
+        let shallow = Strategy::Lookahead(depth - 2);
+        let mut guess: Option<(Square, i32)> = None;
+        for sq in pos.legal_moves() {
+            let score = self.score_above(pos, sq, pos.flips(sq), shallow, -INF);
+            if let Some(score) = score.filter(|&s| accepted(s)) {
+                if guess.map_or(true, |(_, best)| score > best) {
+                    guess = Some((sq, score));
+                }
+            }
+        }
+        let (sq, _) = guess?;
+        self.score_above(pos, sq, pos.flips(sq), strategy, -INF)
+            .filter(|&s| accepted(s))
+    }
+
+    /// The exact score of the legal move `sq` (flipping `flips`) if it is
+    /// above `floor`, else `None`.
+    fn score_above(
+        &mut self,
+        pos: Position,
+        sq: Square,
+        flips: Bitboard,
+        strategy: Strategy,
+        floor: i32,
+    ) -> Option<i32> {
+        let score = match strategy {
+            Strategy::Greedy => flips.count() as i32,
+            Strategy::Corners | Strategy::Lookahead(0) => gain(sq, flips),
+            Strategy::Lookahead(depth) => {
+                let g = gain(sq, flips);
+                g - self.best_reply(pos.play_with(sq, flips), depth - 1, -INF, g - floor)
+            }
+        };
+        (score > floor).then_some(score)
+    }
+
+    fn slot(&self, pos: Position) -> usize {
+        let h = (pos.player.0.wrapping_mul(0x9e37_79b9_7f4a_7c15)
+            ^ pos.opponent.0.wrapping_mul(0xc2b2_ae3d_27d4_eb4f))
+            >> (64 - TABLE_BITS);
+        h as usize
+    }
+
+    /// The score the original's scan reports for the side to move in `pos`
+    /// when each move is scored by `look` with `depth`: the best accepted
+    /// score, or -9999. A fail-soft alpha-beta search: exact when strictly
+    /// inside `(alpha, beta)`, else a bound on the same side of the window.
+    /// The value does not depend on the order moves are tried in, so the
+    /// likely best go first.
+    fn best_reply(&mut self, pos: Position, depth: u32, alpha: i32, beta: i32) -> i32 {
+        if depth == 0 {
+            return best_gain(pos, beta);
+        }
+        let mut best = NO_MOVE;
+        if best >= beta {
+            return best;
+        }
+        let use_table = depth >= TABLE_MIN_DEPTH && !self.table.is_empty();
+        let slot = if use_table { self.slot(pos) } else { 0 };
+        let mut first = 64;
+        if use_table {
+            let e = self.table[slot];
+            if e.depth != 0 && e.player == pos.player.0 && e.opponent == pos.opponent.0 {
+                if e.depth as u32 == depth {
+                    if e.lower >= beta || e.lower == e.upper {
+                        return e.lower;
+                    }
+                    if e.upper <= alpha {
+                        return e.upper;
+                    }
+                }
+                first = e.best;
+            }
+        }
+        let moves = MoveList::new(pos, first);
+        let mut best_move = 64;
+        let mut result = None;
+        for &(sq, flips, g) in moves.as_slice() {
+            let child = pos.play_with(sq, flips);
+            let lo = alpha.max(best);
+            let score = g - self.best_reply(child, depth - 1, g - beta, g - lo);
+            if score >= beta {
+                // A lower bound: the move could still be worth exactly
+                // INVALID, which the scan skips, so settle that first.
+                if score <= INVALID
+                    && g - INVALID >= NO_MOVE
+                    && self.reply_is(child, depth - 1, g - INVALID)
+                {
+                    continue;
+                }
+                best_move = sq.index();
+                result = Some(score);
+                break;
+            }
+            if score <= lo {
+                // An upper bound at most `lo`: it can only matter as a bound.
+                best = best.max(score);
+            } else if score != INVALID {
+                best = score;
+                best_move = sq.index();
+            }
+        }
+        let result = result.unwrap_or(best);
+        if use_table {
+            let e = &mut self.table[slot];
+            let same = e.depth as u32 == depth
+                && e.player == pos.player.0
+                && e.opponent == pos.opponent.0;
+            let (mut lower, mut upper) = if same { (e.lower, e.upper) } else { (-INF, INF) };
+            if result > alpha {
+                lower = lower.max(result);
+            }
+            if result < beta {
+                upper = upper.min(result);
+            }
+            *e = Entry {
+                player: pos.player.0,
+                opponent: pos.opponent.0,
+                lower,
+                upper,
+                depth: depth as u8,
+                best: if best_move < 64 { best_move } else { first },
+            };
+        }
+        result
+    }
+
+    /// Whether `best_reply(pos, depth)` is exactly `target`.
+    fn reply_is(&mut self, pos: Position, depth: u32, target: i32) -> bool {
+        self.best_reply(pos, depth, target - 1, target + 1) == target
+    }
 }
 
 /// `best_reply` at depth 0: the best `mostcorners` score, or -9999. Stops at
 /// `beta` (the result is then a lower bound).
 fn best_gain(pos: Position, beta: i32) -> i32 {
+    let moves = pos.legal_moves();
     let mut best = NO_MOVE;
-    for sq in pos.legal_moves() {
+    // Corners first: their bonus makes an early stop likelier.
+    for sq in (moves & CORNERS).chain(moves & !CORNERS) {
         best = best.max(gain(sq, pos.flips(sq)));
         if best >= beta {
             break;
@@ -245,75 +376,38 @@ fn best_gain(pos: Position, beta: i32) -> i32 {
     best
 }
 
-/// The legal moves of a position with their flips and gains, best gain first,
-/// on the stack.
+const CORNERS: Bitboard = Bitboard(0x8100_0000_0000_0081);
+
+/// The legal moves of a position with their flips and gains on the stack,
+/// `first` (a square index) first, then by gain, highest first.
 struct MoveList {
     moves: [(Square, Bitboard, i32); 64],
-    keys: [i32; 64],
     len: usize,
 }
 
-fn order_key(pos: Position, sq: Square, flips: Bitboard, g: i32, depth: u32) -> i32 {
-    static MODE: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
-    let mode = *MODE.get_or_init(|| {
-        std::env::var("ORD")
-            .ok()
-            .and_then(|s| s.parse().ok())
-            .unwrap_or(0)
-    });
-    match mode {
-        0 => g,
-        1 => {
-            if depth >= 2 {
-                g - best_gain(pos.play_with(sq, flips), INF)
-            } else {
-                g
-            }
-        }
-        2 => {
-            if depth >= 4 {
-                g - best_reply(pos.play_with(sq, flips), depth / 2 - 1, -INF, INF)
-            } else if depth >= 2 {
-                g - best_gain(pos.play_with(sq, flips), INF)
-            } else {
-                g
-            }
-        }
-        3 => -(pos.play_with(sq, flips).legal_moves().count() as i32),
-        4 => g * 4 - (pos.play_with(sq, flips).legal_moves().count() as i32),
-        _ => {
-            if depth >= 3 {
-                g - best_reply(pos.play_with(sq, flips), 1, -INF, INF)
-            } else if depth >= 2 {
-                g - best_gain(pos.play_with(sq, flips), INF)
-            } else {
-                g
-            }
-        }
-    }
-}
-
 impl MoveList {
-    fn new(pos: Position, depth: u32) -> MoveList {
+    fn new(pos: Position, first: u8) -> MoveList {
         let mut list = MoveList {
             moves: [(Square::from_coords(0, 0), Bitboard::EMPTY, 0); 64],
-            keys: [0; 64],
             len: 0,
+        };
+        let key = |&(sq, _, g): &(Square, Bitboard, i32)| {
+            if sq.index() == first {
+                i32::MAX
+            } else {
+                g
+            }
         };
         for sq in pos.legal_moves() {
             let flips = pos.flips(sq);
-            let g = gain(sq, flips);
-            let key = order_key(pos, sq, flips, g, depth);
-            let entry = (sq, flips, g);
+            let entry = (sq, flips, gain(sq, flips));
             // Insertion sort, highest key first.
             let mut i = list.len;
-            while i > 0 && list.keys[i - 1] < key {
+            while i > 0 && key(&list.moves[i - 1]) < key(&entry) {
                 list.moves[i] = list.moves[i - 1];
-                list.keys[i] = list.keys[i - 1];
                 i -= 1;
             }
             list.moves[i] = entry;
-            list.keys[i] = key;
             list.len += 1;
         }
         list

@@ -346,7 +346,7 @@ impl Solver<'_, '_> {
                 hash_move = e.best;
             }
         }
-        let list = order_moves(p, o, moves, hash_move);
+        let list = self.order_moves(p, o, moves, hash_move)?;
         let (alpha0, beta0) = (alpha, beta);
         let mut best = -INF;
         let mut best_sq = NO_MOVE;
@@ -421,44 +421,68 @@ impl MoveList {
     }
 }
 
-/// Orders moves: the hash move first, then fewest opponent replies (corners
-/// counted double), odd-quadrant moves slightly preferred, then fewest
-/// potential replies.
-fn order_moves(p: u64, o: u64, moves: u64, hash_move: u8) -> MoveList {
-    let mut list = MoveList {
-        items: [(0, 0); 32],
-        len: 0,
-    };
-    let mut keys = [0i32; 32];
-    let odd = odd_quadrant_empties(!(p | o));
-    let mut rest = moves;
-    while rest != 0 {
-        let x = rest.trailing_zeros() as u8;
-        rest &= rest - 1;
-        let f = flips_of(p, o, Square::from_index_unchecked(x));
-        let (cp, co) = (o ^ f, p ^ f ^ (1u64 << x));
-        let key = if x == hash_move {
-            -1_000_000
-        } else {
-            let replies = moves_of(cp, co);
-            let corners = replies & 0x8100_0000_0000_0081;
-            let potential = (neighbours(co) & !(cp | co)).count_ones() as i32;
-            ((replies.count_ones() + corners.count_ones()) as i32) * 256 + potential
-                - if odd >> x & 1 == 1 { 128 } else { 0 }
+impl Solver<'_, '_> {
+    /// Orders moves: the hash move first, then fewest opponent replies
+    /// (corners counted double), odd-quadrant moves slightly preferred, fewest
+    /// potential replies; with many empties, also the value of a shallow
+    /// midgame search of each reply.
+    fn order_moves(&mut self, p: u64, o: u64, moves: u64, hash_move: u8) -> Result<MoveList, Abort> {
+        let mut list = MoveList {
+            items: [(0, 0); 32],
+            len: 0,
         };
-        // Insertion into a sorted list: lists are short.
-        let mut i = list.len;
-        while i > 0 && keys[i - 1] > key {
-            keys[i] = keys[i - 1];
-            list.items[i] = list.items[i - 1];
-            i -= 1;
+        let mut keys = [0i32; 32];
+        let empties = !(p | o);
+        let n = empties.count_ones();
+        let odd = odd_quadrant_empties(empties);
+        let search_depth = EVAL_ORDER.iter().rposition(|&e| n >= e);
+        let mut rest = moves;
+        while rest != 0 {
+            let x = rest.trailing_zeros() as u8;
+            rest &= rest - 1;
+            let f = flips_of(p, o, Square::from_index_unchecked(x));
+            let (cp, co) = (o ^ f, p ^ f ^ (1u64 << x));
+            let key = if x == hash_move {
+                i32::MIN
+            } else {
+                let replies = moves_of(cp, co);
+                let corners = replies & 0x8100_0000_0000_0081;
+                let potential = (neighbours(co) & !(cp | co)).count_ones() as i32;
+                let mut key = ((replies.count_ones() + corners.count_ones()) as i32) * 256
+                    + potential
+                    - if odd >> x & 1 == 1 { 128 } else { 0 };
+                if let Some(d) = search_depth {
+                    let child = Position::new(Bitboard(cp), Bitboard(co));
+                    let mut searcher = crate::search::Searcher {
+                        table: self.table,
+                        budget: self.budget,
+                    };
+                    let inf = crate::search::INF;
+                    // The reply's value is the opponent's: higher is worse for us.
+                    key += EVAL_ORDER_WEIGHT * searcher.pvs(child, d as u32, -inf, inf)?;
+                }
+                key
+            };
+            // Insertion into a sorted list: lists are short.
+            let mut i = list.len;
+            while i > 0 && keys[i - 1] > key {
+                keys[i] = keys[i - 1];
+                list.items[i] = list.items[i - 1];
+                i -= 1;
+            }
+            keys[i] = key;
+            list.items[i] = (x, f);
+            list.len += 1;
         }
-        keys[i] = key;
-        list.items[i] = (x, f);
-        list.len += 1;
+        Ok(list)
     }
-    list
 }
+
+/// `EVAL_ORDER[d]`: from this many empties on, moves are ordered with a
+/// midgame search of depth `d` (0 = the evaluation alone).
+const EVAL_ORDER: [u32; 3] = [12, 15, 19];
+/// Weight of that search value (centi-discs) against mobility (256 a move).
+const EVAL_ORDER_WEIGHT: i32 = 2;
 
 #[cfg(test)]
 mod tests {

@@ -134,7 +134,8 @@ pub unsafe extern "C" fn othello_board_count(
 
 /// The legal moves of the side to move, ascending. Returns how many exist and
 /// writes the first min(n, cap) of them to `moves` (which may be NULL when
-/// `cap` is 0). 0 when the side must pass, the game is over, or `b` is NULL.
+/// `cap` is 0). 0 when the side must pass or the game is over; also 0, with
+/// the last error set, when `b` is NULL or `moves` is NULL with `cap` > 0.
 #[no_mangle]
 pub unsafe extern "C" fn othello_board_legal_moves(
     b: *const othello_board,
@@ -143,6 +144,9 @@ pub unsafe extern "C" fn othello_board_legal_moves(
 ) -> usize {
     boundary(0, || {
         let list = squares(board_ref(b)?.legal_moves());
+        if moves.is_null() && cap > 0 {
+            return Err(Failure::null("moves (with cap > 0)"));
+        }
         if !moves.is_null() {
             let n = list.len().min(cap);
             std::ptr::copy_nonoverlapping(list.as_ptr(), moves, n);
@@ -318,9 +322,6 @@ pub unsafe extern "C" fn othello_square_name(
 ) -> othello_status {
     boundary_status(|| {
         let name = square_arg(square)?.to_string();
-        if buf.is_null() {
-            return Err(Failure::null("buf"));
-        }
         write_str(&name, buf, len, std::ptr::null_mut())
     })
 }
@@ -338,9 +339,6 @@ pub unsafe extern "C" fn othello_board_to_string(
 ) -> othello_status {
     boundary_status(|| {
         let text = notation::board_string(board_ref(b)?);
-        if buf.is_null() {
-            return Err(Failure::null("buf"));
-        }
         write_str(&text, buf, len, out_n)
     })
 }
@@ -371,9 +369,6 @@ pub unsafe extern "C" fn othello_board_transcript(
 ) -> othello_status {
     boundary_status(|| {
         let text = notation::transcript(board_ref(b)?);
-        if buf.is_null() {
-            return Err(Failure::null("buf"));
-        }
         write_str(&text, buf, len, out_n)
     })
 }

@@ -734,12 +734,14 @@ static void test_null_handles(void)
     /* NULL out-params and buffers with a valid board. */
     EXPECT_STATUS(othello_board_to_string(b, NULL, 67, &n), OTHELLO_STATUS_NULL_ARGUMENT);
     CHECK(n == 777);
-    EXPECT_STATUS(othello_board_to_string(b, NULL, 0, &n), OTHELLO_STATUS_NULL_ARGUMENT);
-    CHECK(n == 777);
+    EXPECT_STATUS(othello_board_to_string(b, NULL, 0, &n), OTHELLO_STATUS_BUFFER_TOO_SMALL);
+    CHECK(n == 67);
+    n = 777;
     EXPECT_STATUS(othello_board_transcript(b, NULL, 121, &n), OTHELLO_STATUS_NULL_ARGUMENT);
     CHECK(n == 777);
-    EXPECT_STATUS(othello_board_transcript(b, NULL, 0, &n), OTHELLO_STATUS_NULL_ARGUMENT);
-    CHECK(n == 777);
+    EXPECT_STATUS(othello_board_transcript(b, NULL, 0, &n), OTHELLO_STATUS_BUFFER_TOO_SMALL);
+    CHECK(n >= 1 && n != 777);
+    n = 777;
     EXPECT_STATUS(othello_board_flips(b, SQ_F5, NULL, 8, &n), OTHELLO_STATUS_NULL_ARGUMENT);
     CHECK(n == 777);
     EXPECT_STATUS(othello_board_play(b, SQ_F5, NULL, 8, &n), OTHELLO_STATUS_NULL_ARGUMENT);
@@ -753,7 +755,8 @@ static void test_null_handles(void)
     CHECK(square == 777);
     EXPECT_STATUS(othello_square_parse("a1", NULL), OTHELLO_STATUS_NULL_ARGUMENT);
     EXPECT_STATUS(othello_square_name(0, NULL, 3), OTHELLO_STATUS_NULL_ARGUMENT);
-    EXPECT_STATUS(othello_square_name(0, NULL, 0), OTHELLO_STATUS_NULL_ARGUMENT);
+    EXPECT_STATUS(othello_square_name(0, NULL, 0), OTHELLO_STATUS_BUFFER_TOO_SMALL);
+    EXPECT_STATUS(othello_square_name(0, NULL, 3), OTHELLO_STATUS_NULL_ARGUMENT);
     EXPECT_UNCHANGED(b, before);
 
     /* NULL size out-params are allowed. */
@@ -774,8 +777,8 @@ static void test_null_handles(void)
         CHECK(othello_last_error(NULL, 10, &n) == OTHELLO_STATUS_NULL_ARGUMENT);
         CHECK(n == 777);
         CHECK(othello_last_status() == primed);
-        CHECK(othello_last_error(NULL, 0, &n) == OTHELLO_STATUS_NULL_ARGUMENT);
-        CHECK(n == 777);
+        CHECK(othello_last_error(NULL, 0, &n) == OTHELLO_STATUS_BUFFER_TOO_SMALL);
+        CHECK(n > 1 && n != 777);
         CHECK(othello_last_status() == primed);
         CHECK(othello_last_error(buf, sizeof buf, &len) == OTHELLO_STATUS_OK);
         CHECK(len > 3 && strlen(buf) == len);
