@@ -101,11 +101,11 @@ pub fn choose(
     if pos.legal_moves().is_empty() {
         return None;
     }
+    let strategy = strategy.bounded(pos);
     let mut search = Search::new(strategy);
-    let hint = search.root_hint(pos, strategy);
     search
-        .pick(pos, strategy, true, hint, tie_break.as_deref_mut())
-        .or_else(|| search.pick(pos, strategy, false, None, tie_break))
+        .pick(pos, strategy, true, tie_break.as_deref_mut())
+        .or_else(|| search.pick(pos, strategy, false, tie_break))
 }
 
 /// The score the original's evaluation gives a move, or `None` if the move is
@@ -116,7 +116,19 @@ pub fn evaluate(pos: Position, sq: Square, strategy: Strategy) -> Option<i32> {
     if flips.is_empty() {
         None
     } else {
+        let strategy = strategy.bounded(pos);
         Search::new(strategy).score_above(pos, sq, flips, strategy, -INF)
+    }
+}
+
+impl Strategy {
+    /// The same strategy with a depth of at most the number of empty squares,
+    /// which scores every move the same: the game is over by then.
+    fn bounded(self, pos: Position) -> Strategy {
+        match self {
+            Strategy::Lookahead(depth) => Strategy::Lookahead(depth.min(pos.empties().count())),
+            other => other,
+        }
     }
 }
 
@@ -151,9 +163,11 @@ const TABLE_MIN_DEPTH: u32 = 2;
 const TABLE_FROM: u32 = 4;
 const TABLE_BITS: u32 = 16;
 
-/// One search: the table, if the strategy is deep enough to need one.
+/// One search: the table, if the strategy is deep enough to need one, and a
+/// move list per depth, made once.
 struct Search {
     table: Vec<Entry>,
+    lists: Vec<MoveList>,
 }
 
 impl Search {
@@ -162,23 +176,39 @@ impl Search {
             Strategy::Lookahead(depth) if depth >= TABLE_FROM => 1 << TABLE_BITS,
             _ => 0,
         };
+        let depth = match strategy {
+            Strategy::Lookahead(depth) => depth as usize,
+            _ => 0,
+        };
         Search {
             table: vec![Entry::default(); size],
+            lists: vec![MoveList::EMPTY; depth],
         }
     }
 
     /// Scans the legal moves in the original's order. `filtered` applies its
     /// scan's rules (skip 10000, need more than -9999); without it any score
-    /// goes. `hint` is a score known to be reached by an accepted move.
+    /// goes.
     fn pick(
         &mut self,
         pos: Position,
         strategy: Strategy,
         filtered: bool,
-        hint: Option<i32>,
         tie_break: Option<&mut Rng>,
     ) -> Option<(Square, i32)> {
         let legal = pos.legal_moves();
+        let ok = |score: i32| !filtered || accepted(score);
+        // Scoring the likely best move first (the best one at a shallower
+        // depth) gives a floor that most moves are quickly proved below.
+        let guess = match strategy {
+            Strategy::Lookahead(depth) if depth >= 2 => self
+                .pick(pos, Strategy::Lookahead(depth - 1), true, None)
+                .and_then(|(sq, _)| {
+                    let score = self.score_above(pos, sq, pos.flips(sq), strategy, -INF)?;
+                    ok(score).then_some((sq, score))
+                }),
+            _ => None,
+        };
         let mut best: Option<i32> = None;
         let mut ties = [Square::from_coords(0, 0); 64];
         let mut count = 0;
@@ -191,13 +221,14 @@ impl Search {
                 Some(b) if tie_break.is_some() => b - 1,
                 Some(b) => b,
             }
-            .max(hint.map_or(-INF, |h| h - 1));
-            let Some(score) = self.score_above(pos, sq, pos.flips(sq), strategy, floor) else {
+            .max(guess.map_or(-INF, |(_, score)| score - 1));
+            let score = match guess {
+                Some((g, score)) if g == sq => Some(score).filter(|&s| s > floor),
+                _ => self.score_above(pos, sq, pos.flips(sq), strategy, floor),
+            };
+            let Some(score) = score.filter(|&s| ok(s)) else {
                 continue;
             };
-            if filtered && !accepted(score) {
-                continue;
-            }
             match best {
                 Some(b) if score < b => {}
                 Some(b) if score == b => {
@@ -216,31 +247,6 @@ impl Search {
             _ => 0,
         };
         best.map(|score| (ties[index], score))
-    }
-
-    /// For deep strategies, a score that an accepted move reaches: that of the
-    /// move looking best two levels shallower. Knowing it first lets the scan
-    /// prove most moves worse with little search.
-    fn root_hint(&mut self, pos: Position, strategy: Strategy) -> Option<i32> {
-        let Strategy::Lookahead(depth) = strategy else {
-            return None;
-        };
-        if depth < 3 {
-            return None;
-        }
-        let shallow = Strategy::Lookahead(depth - 2);
-        let mut guess: Option<(Square, i32)> = None;
-        for sq in pos.legal_moves() {
-            let score = self.score_above(pos, sq, pos.flips(sq), shallow, -INF);
-            if let Some(score) = score.filter(|&s| accepted(s)) {
-                if guess.map_or(true, |(_, best)| score > best) {
-                    guess = Some((sq, score));
-                }
-            }
-        }
-        let (sq, _) = guess?;
-        self.score_above(pos, sq, pos.flips(sq), strategy, -INF)
-            .filter(|&s| accepted(s))
     }
 
     /// The exact score of the legal move `sq` (flipping `flips`) if it is
@@ -302,10 +308,11 @@ impl Search {
                 first = e.best;
             }
         }
-        let moves = MoveList::new(pos, first);
+        self.lists[depth as usize].fill(pos, first);
         let mut best_move = 64;
         let mut result = None;
-        for &(sq, flips, g) in moves.as_slice() {
+        for i in 0..self.lists[depth as usize].len {
+            let (sq, flips, g) = self.lists[depth as usize].moves[i];
             let child = pos.play_with(sq, flips);
             let lo = alpha.max(best);
             let score = g - self.best_reply(child, depth - 1, g - beta, g - lo);
@@ -333,10 +340,13 @@ impl Search {
         let result = result.unwrap_or(best);
         if use_table {
             let e = &mut self.table[slot];
-            let same = e.depth as u32 == depth
-                && e.player == pos.player.0
-                && e.opponent == pos.opponent.0;
-            let (mut lower, mut upper) = if same { (e.lower, e.upper) } else { (-INF, INF) };
+            let same =
+                e.depth as u32 == depth && e.player == pos.player.0 && e.opponent == pos.opponent.0;
+            let (mut lower, mut upper) = if same {
+                (e.lower, e.upper)
+            } else {
+                (-INF, INF)
+            };
             if result > alpha {
                 lower = lower.max(result);
             }
@@ -378,19 +388,22 @@ fn best_gain(pos: Position, beta: i32) -> i32 {
 
 const CORNERS: Bitboard = Bitboard(0x8100_0000_0000_0081);
 
-/// The legal moves of a position with their flips and gains on the stack,
-/// `first` (a square index) first, then by gain, highest first.
+/// The legal moves of a position with their flips and gains, `first` (a
+/// square index) first, then by gain, highest first.
+#[derive(Clone)]
 struct MoveList {
     moves: [(Square, Bitboard, i32); 64],
     len: usize,
 }
 
 impl MoveList {
-    fn new(pos: Position, first: u8) -> MoveList {
-        let mut list = MoveList {
-            moves: [(Square::from_coords(0, 0), Bitboard::EMPTY, 0); 64],
-            len: 0,
-        };
+    const EMPTY: MoveList = MoveList {
+        moves: [(Square::from_coords(0, 0), Bitboard::EMPTY, 0); 64],
+        len: 0,
+    };
+
+    fn fill(&mut self, pos: Position, first: u8) {
+        self.len = 0;
         let key = |&(sq, _, g): &(Square, Bitboard, i32)| {
             if sq.index() == first {
                 i32::MAX
@@ -402,18 +415,13 @@ impl MoveList {
             let flips = pos.flips(sq);
             let entry = (sq, flips, gain(sq, flips));
             // Insertion sort, highest key first.
-            let mut i = list.len;
-            while i > 0 && key(&list.moves[i - 1]) < key(&entry) {
-                list.moves[i] = list.moves[i - 1];
+            let mut i = self.len;
+            while i > 0 && key(&self.moves[i - 1]) < key(&entry) {
+                self.moves[i] = self.moves[i - 1];
                 i -= 1;
             }
-            list.moves[i] = entry;
-            list.len += 1;
+            self.moves[i] = entry;
+            self.len += 1;
         }
-        list
-    }
-
-    fn as_slice(&self) -> &[(Square, Bitboard, i32)] {
-        &self.moves[..self.len]
     }
 }

@@ -426,7 +426,13 @@ impl Solver<'_, '_> {
     /// (corners counted double), odd-quadrant moves slightly preferred, fewest
     /// potential replies; with many empties, also the value of a shallow
     /// midgame search of each reply.
-    fn order_moves(&mut self, p: u64, o: u64, moves: u64, hash_move: u8) -> Result<MoveList, Abort> {
+    fn order_moves(
+        &mut self,
+        p: u64,
+        o: u64,
+        moves: u64,
+        hash_move: u8,
+    ) -> Result<MoveList, Abort> {
         let mut list = MoveList {
             items: [(0, 0); 32],
             len: 0,

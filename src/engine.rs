@@ -331,7 +331,7 @@ impl Engine {
                         }
                     }
                     root = scored;
-                    root.sort_by(|a, b| b.1.cmp(&a.1));
+                    root.sort_by_key(|&(_, s)| std::cmp::Reverse(s));
                 }
             }
         }
@@ -529,7 +529,7 @@ impl Engine {
                 }
             }
         }
-        out.sort_by(|a, b| b.score.cmp(&a.score));
+        out.sort_by_key(|m| std::cmp::Reverse(m.score));
         Ok(out)
     }
 }

@@ -112,7 +112,7 @@ pub fn transcript(game: &Game) -> String {
 pub fn parse_transcript(text: &str) -> Result<Game, Error> {
     let mut game = Game::new();
     let compact: Vec<u8> = text.bytes().filter(|b| !b.is_ascii_whitespace()).collect();
-    if compact.len() % 2 != 0 {
+    if !compact.len().is_multiple_of(2) {
         return Err(Error::Parse(format!(
             "transcript has an odd number of characters ({})",
             compact.len()

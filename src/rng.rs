@@ -21,7 +21,7 @@ impl Rng {
     /// A uniform integer in `0..n` (`n` > 0), without modulo bias worth noting
     /// at the sizes used here (n <= 64).
     pub fn below(&mut self, n: usize) -> usize {
-        ((self.next_u64() >> 32) * n as u64 >> 32) as usize
+        (((self.next_u64() >> 32) * n as u64) >> 32) as usize
     }
 }
 

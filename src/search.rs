@@ -161,7 +161,7 @@ impl Searcher<'_, '_> {
             };
             scored.push((key, x, f));
         }
-        scored.sort_unstable_by(|a, b| b.0.cmp(&a.0));
+        scored.sort_unstable_by_key(|&(k, _, _)| std::cmp::Reverse(k));
         Ok(scored.into_iter().map(|(_, x, f)| (x, f)).collect())
     }
 }

@@ -350,3 +350,42 @@ fn api_test_valgrind() {
     print!("{stdout}");
     assert_api_test_passed(&stdout);
 }
+
+fn assert_engine_test_passed(stdout: &str) {
+    assert!(
+        stdout.contains("engine_test: ") && stdout.contains(" checks passed"),
+        "engine_test did not report its checks:\n{stdout}"
+    );
+}
+
+#[test]
+fn engine_test_shared() {
+    let exe = build(
+        "cc",
+        C11_FLAGS,
+        &["-pthread"],
+        "engine_test.c",
+        Link::Shared,
+        "engine_test_shared",
+    );
+    assert_engine_test_passed(&run_program(&exe, &[], &[]));
+}
+
+#[test]
+fn engine_test_sanitized() {
+    let exe = build(
+        "cc",
+        C11_FLAGS,
+        &[
+            "-pthread",
+            SANITIZE_FLAGS[0],
+            SANITIZE_FLAGS[1],
+            SANITIZE_FLAGS[2],
+            SANITIZE_FLAGS[3],
+        ],
+        "engine_test.c",
+        Link::Static,
+        "engine_test_sanitized",
+    );
+    assert_engine_test_passed(&run_program(&exe, &[], ASAN_ENV));
+}

@@ -1,0 +1,349 @@
+/*
+ * engine_test.c: the search API of othello.h from C.
+ *
+ *  - bad arguments: NULL handles, invalid limits (each naming its field),
+ *    a struct_size that was never initialised;
+ *  - game over, forced pass, the one-shot best move;
+ *  - the progress callback with its userdata, analyze and its buffers;
+ *  - stop from another thread, BUSY on a second concurrent search, the time
+ *    limit, determinism with a seed;
+ *  - a small match: engine level 4 against the 1986 program's lookahead 4,
+ *    both colours, seeded openings; the engine must win clearly.
+ *
+ * Prints one line per failed check; exits 1 if any failed, else prints
+ * "engine_test: N checks passed".
+ */
+
+#include "othello.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+static long checks, failures;
+
+#define CHECK(cond)                                                            \
+    do {                                                                       \
+        checks++;                                                              \
+        if (!(cond)) {                                                         \
+            failures++;                                                        \
+            printf("FAIL engine_test.c:%d: %s\n", __LINE__, #cond);            \
+        }                                                                      \
+    } while (0)
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1000.0 + ts.tv_nsec / 1e6;
+}
+
+/* True when the thread's last error message contains `word`. */
+static int last_error_mentions(const char *word)
+{
+    char buf[256];
+    size_t n = 0;
+    if (othello_last_error(buf, sizeof buf, &n) != OTHELLO_STATUS_OK) {
+        return 0;
+    }
+    return strstr(buf, word) != NULL;
+}
+
+static void test_bad_arguments(void)
+{
+    othello_engine *e = othello_engine_new(1);
+    othello_board *b = othello_board_new();
+    othello_search_limits lim;
+    othello_search_result r;
+    CHECK(e != NULL && b != NULL);
+    othello_search_limits_init(&lim);
+    CHECK(lim.struct_size == sizeof lim);
+
+    CHECK(othello_engine_search(NULL, b, &lim, &r) == OTHELLO_STATUS_NULL_ARGUMENT);
+    CHECK(othello_engine_search(e, NULL, &lim, &r) == OTHELLO_STATUS_NULL_ARGUMENT);
+    CHECK(othello_engine_search(e, b, &lim, NULL) == OTHELLO_STATUS_NULL_ARGUMENT);
+    CHECK(othello_engine_new((size_t)1 << 20) == NULL);
+    CHECK(othello_last_status() == OTHELLO_STATUS_INVALID_ARGUMENT);
+
+    lim.level = 61;
+    CHECK(othello_engine_search(e, b, &lim, &r) == OTHELLO_STATUS_INVALID_ARGUMENT);
+    CHECK(last_error_mentions("level"));
+    othello_search_limits_init(&lim);
+    lim.time_limit_ms = -1;
+    CHECK(othello_engine_search(e, b, &lim, &r) == OTHELLO_STATUS_INVALID_ARGUMENT);
+    CHECK(last_error_mentions("time_limit_ms"));
+    othello_search_limits_init(&lim);
+    lim.strategy = (othello_strategy)99;
+    CHECK(othello_engine_search(e, b, &lim, &r) == OTHELLO_STATUS_INVALID_ARGUMENT);
+    CHECK(last_error_mentions("strategy"));
+    othello_search_limits_init(&lim);
+    lim.level = -1;
+    lim.depth = 0;
+    CHECK(othello_engine_search(e, b, &lim, &r) == OTHELLO_STATUS_INVALID_ARGUMENT);
+    CHECK(last_error_mentions("depth"));
+    othello_search_limits_init(&lim);
+    lim.randomness = 65;
+    CHECK(othello_engine_search(e, b, &lim, &r) == OTHELLO_STATUS_INVALID_ARGUMENT);
+    CHECK(last_error_mentions("randomness"));
+    othello_search_limits_init(&lim);
+    lim.strategy = OTHELLO_STRATEGY_CLASSIC;
+    lim.classic_depth = 10;
+    CHECK(othello_engine_search(e, b, &lim, &r) == OTHELLO_STATUS_INVALID_ARGUMENT);
+    CHECK(last_error_mentions("classic_depth"));
+    memset(&lim, 0, sizeof lim);
+    CHECK(othello_engine_search(e, b, &lim, &r) == OTHELLO_STATUS_INVALID_ARGUMENT);
+    CHECK(last_error_mentions("struct_size"));
+
+    /* NULL limits mean the defaults; a valid search leaves the board alone. */
+    {
+        char before[80], after[80];
+        othello_board_to_string(b, before, sizeof before, NULL);
+        othello_search_limits_init(&lim);
+        lim.level = 3;
+        CHECK(othello_engine_search(e, b, &lim, &r) == OTHELLO_STATUS_OK);
+        CHECK(othello_board_is_legal(b, r.move));
+        CHECK(r.pv_len >= 1 && r.pv[0] == r.move);
+        CHECK(r.depth == 3 && !r.exact && !r.stopped && r.nodes > 0);
+        othello_board_to_string(b, after, sizeof after, NULL);
+        CHECK(strcmp(before, after) == 0);
+    }
+
+    othello_engine_stop(NULL);
+    othello_engine_clear(NULL);
+    othello_engine_free(NULL);
+    othello_engine_clear(e);
+    othello_engine_free(e);
+    othello_board_free(b);
+}
+
+static void test_game_over_and_pass(void)
+{
+    othello_engine *e = othello_engine_new(1);
+    othello_search_result r;
+    int move = 123;
+    /* Black alone on the board: nobody can move. */
+    othello_board *over = othello_board_from_string(
+        "X--------------------------------------------------------------- X");
+    /* White to move with no move; black has c1. */
+    othello_board *pass = othello_board_from_string(
+        "XO-------------------------------------------------------------- O");
+    CHECK(over != NULL && pass != NULL);
+    CHECK(othello_engine_search(e, over, NULL, &r) == OTHELLO_STATUS_GAME_OVER);
+    CHECK(othello_board_best_move(over, 3, &move) == OTHELLO_STATUS_GAME_OVER);
+    CHECK(move == 123);
+    CHECK(othello_engine_search(e, pass, NULL, &r) == OTHELLO_STATUS_OK);
+    CHECK(r.move == OTHELLO_PASS);
+    CHECK(othello_board_best_move(pass, 3, &move) == OTHELLO_STATUS_OK);
+    CHECK(move == OTHELLO_PASS);
+    CHECK(othello_board_best_move(pass, 61, &move) == OTHELLO_STATUS_INVALID_ARGUMENT);
+    CHECK(othello_board_best_move(pass, 3, NULL) == OTHELLO_STATUS_NULL_ARGUMENT);
+    othello_board_free(over);
+    othello_board_free(pass);
+    othello_engine_free(e);
+}
+
+struct progress_log {
+    int calls;
+    int last_depth;
+    int increasing;
+};
+
+static void on_progress(const othello_search_progress *p, void *userdata)
+{
+    struct progress_log *log = userdata;
+    if (p->depth <= log->last_depth || p->pv_len < 1 || p->pv[0] != p->best_move) {
+        log->increasing = 0;
+    }
+    log->last_depth = p->depth;
+    log->calls++;
+}
+
+static void test_progress_and_analyze(void)
+{
+    othello_engine *e = othello_engine_new(4);
+    othello_board *b = othello_board_from_transcript("f5d6c3d3c4f4f6f3e6e7");
+    othello_search_limits lim;
+    othello_search_result r;
+    othello_move_score scores[32];
+    struct progress_log log = {0, 0, 1};
+    size_t n = 0;
+    othello_search_limits_init(&lim);
+    lim.level = 6;
+    lim.progress = on_progress;
+    lim.userdata = &log;
+    CHECK(othello_engine_search(e, b, &lim, &r) == OTHELLO_STATUS_OK);
+    CHECK(log.calls == 6 && log.increasing && log.last_depth == 6);
+
+    size_t legal = othello_board_legal_moves(b, NULL, 0);
+    CHECK(othello_engine_analyze(e, b, &lim, NULL, 0, &n) == OTHELLO_STATUS_OK);
+    CHECK(n == legal);
+    n = 0;
+    CHECK(othello_engine_analyze(e, b, &lim, scores, 1, &n) ==
+          OTHELLO_STATUS_BUFFER_TOO_SMALL);
+    CHECK(n == legal);
+    CHECK(othello_engine_analyze(e, b, &lim, scores, 32, &n) == OTHELLO_STATUS_OK);
+    CHECK(n == legal);
+    for (size_t i = 0; i < n; i++) {
+        CHECK(othello_board_is_legal(b, scores[i].move));
+        if (i > 0) {
+            CHECK(scores[i - 1].score >= scores[i].score);
+        }
+    }
+    othello_board_free(b);
+    othello_engine_free(e);
+}
+
+struct search_job {
+    othello_engine *engine;
+    othello_board *board;
+    othello_search_limits limits;
+    othello_search_result result;
+    othello_status status;
+};
+
+static void *run_search(void *arg)
+{
+    struct search_job *job = arg;
+    job->status = othello_engine_search(job->engine, job->board, &job->limits, &job->result);
+    return NULL;
+}
+
+static void sleep_ms(long ms)
+{
+    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+    nanosleep(&ts, NULL);
+}
+
+static void test_stop_busy_and_time(void)
+{
+    struct search_job job;
+    pthread_t thread;
+    othello_search_result r;
+    double start;
+    job.engine = othello_engine_new(8);
+    job.board = othello_board_new();
+    othello_search_limits_init(&job.limits);
+    job.limits.level = 60;
+
+    start = now_ms();
+    CHECK(pthread_create(&thread, NULL, run_search, &job) == 0);
+    sleep_ms(200);
+    /* A second search on the same engine while the first runs: BUSY. */
+    CHECK(othello_engine_search(job.engine, job.board, NULL, &r) == OTHELLO_STATUS_BUSY);
+    othello_engine_stop(job.engine);
+    pthread_join(thread, NULL);
+    CHECK(now_ms() - start < 5000);
+    CHECK(job.status == OTHELLO_STATUS_OK);
+    CHECK(job.result.stopped);
+    CHECK(othello_board_is_legal(job.board, job.result.move));
+
+    /* The stop does not carry over to the next search. */
+    othello_search_limits_init(&job.limits);
+    job.limits.level = 2;
+    CHECK(othello_engine_search(job.engine, job.board, &job.limits, &r) == OTHELLO_STATUS_OK);
+    CHECK(!r.stopped && r.depth == 2);
+
+    othello_search_limits_init(&job.limits);
+    job.limits.level = 60;
+    job.limits.time_limit_ms = 300;
+    start = now_ms();
+    CHECK(othello_engine_search(job.engine, job.board, &job.limits, &r) == OTHELLO_STATUS_OK);
+    CHECK(now_ms() - start < 3000);
+    CHECK(othello_board_is_legal(job.board, r.move));
+
+    othello_board_free(job.board);
+    othello_engine_free(job.engine);
+}
+
+static void test_seeded_randomness(void)
+{
+    othello_board *b = othello_board_from_transcript("f5f6e6f4e3");
+    othello_search_limits lim;
+    int distinct = 0, first = -2;
+    othello_search_limits_init(&lim);
+    lim.level = 3;
+    lim.randomness = 8;
+    for (unsigned seed = 0; seed < 10; seed++) {
+        othello_engine *e1 = othello_engine_new(1), *e2 = othello_engine_new(1);
+        othello_search_result r1, r2;
+        lim.seed = seed;
+        CHECK(othello_engine_search(e1, b, &lim, &r1) == OTHELLO_STATUS_OK);
+        CHECK(othello_engine_search(e2, b, &lim, &r2) == OTHELLO_STATUS_OK);
+        CHECK(r1.move == r2.move);
+        if (first == -2) {
+            first = r1.move;
+        } else if (r1.move != first) {
+            distinct = 1;
+        }
+        othello_engine_free(e1);
+        othello_engine_free(e2);
+    }
+    CHECK(distinct);
+    othello_board_free(b);
+}
+
+/* Plays one game; returns the final disc difference from black's view. */
+static int play_game(othello_engine *e, const othello_search_limits *black,
+                     const othello_search_limits *white, unsigned opening_seed)
+{
+    othello_board *b = othello_board_new();
+    othello_search_limits random;
+    othello_search_limits_init(&random);
+    random.strategy = OTHELLO_STRATEGY_RANDOM;
+    while (!othello_board_is_game_over(b)) {
+        othello_search_result r;
+        const othello_search_limits *lim =
+            othello_board_side_to_move(b) == OTHELLO_COLOR_BLACK ? black : white;
+        if (othello_board_move_number(b) <= 4) {
+            random.seed = opening_seed * 16 + (unsigned)othello_board_move_number(b);
+            lim = &random;
+        }
+        CHECK(othello_engine_search(e, b, lim, &r) == OTHELLO_STATUS_OK);
+        if (r.move == OTHELLO_PASS) {
+            CHECK(othello_board_pass(b) == OTHELLO_STATUS_OK);
+        } else {
+            CHECK(othello_board_play(b, r.move, NULL, 0, NULL) == OTHELLO_STATUS_OK);
+        }
+    }
+    int diff = othello_board_count(b, OTHELLO_COLOR_BLACK) - othello_board_count(b, OTHELLO_COLOR_WHITE);
+    othello_board_free(b);
+    return diff;
+}
+
+static void test_match_against_classic(void)
+{
+    othello_engine *e = othello_engine_new(8);
+    othello_search_limits engine, classic;
+    int wins = 0, losses = 0;
+    othello_search_limits_init(&engine);
+    engine.level = 4;
+    othello_search_limits_init(&classic);
+    classic.strategy = OTHELLO_STRATEGY_CLASSIC;
+    classic.classic_depth = 4;
+    for (unsigned opening = 0; opening < 3; opening++) {
+        int as_black = play_game(e, &engine, &classic, opening);
+        int as_white = -play_game(e, &classic, &engine, opening);
+        wins += (as_black > 0) + (as_white > 0);
+        losses += (as_black < 0) + (as_white < 0);
+    }
+    printf("match: engine level 4 vs classic 4: %d wins, %d losses of 6\n", wins, losses);
+    CHECK(wins >= 5 && losses <= 1);
+    othello_engine_free(e);
+}
+
+int main(void)
+{
+    test_bad_arguments();
+    test_game_over_and_pass();
+    test_progress_and_analyze();
+    test_stop_busy_and_time();
+    test_seeded_randomness();
+    test_match_against_classic();
+    if (failures) {
+        printf("engine_test: %ld of %ld checks failed\n", failures, checks);
+        return 1;
+    }
+    printf("engine_test: %ld checks passed\n", checks);
+    return 0;
+}
