@@ -2,8 +2,7 @@
 //! Per position: best move, score, whether it matches the file's best score,
 //! time, nodes and nodes/s; then totals.
 
-use othello::endgame::{Budget, Solver, INF};
-use othello::hash::Table;
+use othello::engine::{Engine, Limits};
 use othello::notation::parse_board;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
@@ -20,7 +19,10 @@ fn main() {
     let mb: usize = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(64);
     let text = std::fs::read_to_string(&file).unwrap_or_else(|e| panic!("{file}: {e}"));
     let stop = AtomicBool::new(false);
-    let mut table = Table::new(mb);
+    let mut engine = Engine::new(mb);
+    let mut limits = Limits::level(0).expect("level 0 exists");
+    limits.depth = 10;
+    limits.exact_empties = 60;
     let (mut total_nodes, mut total_secs, mut right, mut count) = (0u64, 0f64, 0, 0);
     for (i, line) in text.lines().enumerate() {
         if line.len() < 66 {
@@ -34,20 +36,17 @@ fn main() {
             .and_then(|m| m.split(':').nth(1))
             .and_then(|s| s.trim().trim_start_matches('+').parse().ok())
             .expect("obf line lists a best score");
-        table.clear();
-        let mut budget = Budget::new(&stop);
+        engine.clear();
         let start = Instant::now();
-        let (mv, score) = Solver {
-            table: &mut table,
-            budget: &mut budget,
-        }
-        .best_move(game.position(), -INF, INF)
-        .expect("not stopped");
+        let r = engine
+            .search(game.position(), &limits, &stop, &mut |_| {})
+            .expect("a position with moves");
+        let (mv, score, nodes) = (r.best, r.score / 100, r.nodes);
         let secs = start.elapsed().as_secs_f64();
         let ok = score == expected;
         right += ok as u32;
         count += 1;
-        total_nodes += budget.nodes;
+        total_nodes += nodes;
         total_secs += secs;
         println!(
             "#{:<3} {:>4} {:+4} (file {:+4}) {} {:8.3} s {:>12} nodes {:6.2} Mn/s",
@@ -57,8 +56,8 @@ fn main() {
             expected,
             if ok { "ok " } else { "BAD" },
             secs,
-            budget.nodes,
-            budget.nodes as f64 / secs / 1e6
+            nodes,
+            nodes as f64 / secs / 1e6
         );
     }
     println!(

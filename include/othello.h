@@ -333,8 +333,10 @@ typedef struct othello_search_result {
   int move;
   /**
    * Score in discs from the side to move's view: the exact final disc
-   * difference when `exact`, else an estimate (the engine's evaluation, or
-   * the classic strategy's own score).
+   * difference when `exact`, else the engine's estimate. For the classic
+   * strategies (CLASSIC, CORNERS, GREEDY), the 1986 program's own points
+   * for the move (discs flipped plus its square bonus, minus the best
+   * reply's for a lookahead); 0 for RANDOM.
    */
   int score;
   /**
@@ -346,7 +348,8 @@ typedef struct othello_search_result {
    */
   bool wld;
   /**
-   * Midgame depth reached, or the number of empties solved.
+   * Midgame depth reached, or the number of empties solved; for
+   * OTHELLO_STRATEGY_CLASSIC, its lookahead.
    */
   int depth;
   uint64_t nodes;
@@ -447,6 +450,13 @@ int othello_board_count(const struct othello_board *b, othello_color c);
  * the last error set, when `b` is NULL or `moves` is NULL with `cap` > 0.
  */
 size_t othello_board_legal_moves(const struct othello_board *b, int *moves, size_t cap);
+
+/**
+ * The number of legal moves `c` (OTHELLO_COLOR_BLACK or _WHITE) would have
+ * if it were to move now, whoever is to move. -1 if `b` is NULL or `c` is
+ * not a player colour.
+ */
+int othello_board_mobility(const struct othello_board *b, othello_color c);
 
 /**
  * True if the side to move may play on `square`. False for NULL `b` or a

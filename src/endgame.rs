@@ -16,7 +16,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 /// Above this many empties the solver generates and orders moves.
 const SHALLOW: u32 = 6;
 /// From this many empties on, results go to the transposition table.
-const HASH_EMPTIES: u32 = 9;
+const HASH_EMPTIES: u32 = 8;
 /// Higher than any score.
 pub const INF: i32 = 100;
 
@@ -486,7 +486,7 @@ impl Solver<'_, '_> {
 
 /// `EVAL_ORDER[d]`: from this many empties on, moves are ordered with a
 /// midgame search of depth `d` (0 = the evaluation alone).
-const EVAL_ORDER: [u32; 3] = [12, 15, 19];
+const EVAL_ORDER: [u32; 1] = [15];
 /// Weight of that search value (centi-discs) against mobility (256 a move).
 const EVAL_ORDER_WEIGHT: i32 = 2;
 

@@ -110,12 +110,14 @@ pub struct SearchResult {
     /// None when the side to move must pass.
     pub best: Option<Square>,
     /// Centi-discs from the side to move's point of view: the exact final
-    /// disc difference times 100 when `exact`.
+    /// disc difference times 100 when `exact`. For the classic strategies,
+    /// the 1986 program's own points for the move, times 100 likewise.
     pub score: i32,
     pub exact: bool,
     /// The sign of `score` is proven (win, loss or draw).
     pub wld: bool,
-    /// Midgame depth reached, or the empties solved.
+    /// Midgame depth reached, or the empties solved; the lookahead of a
+    /// classic strategy.
     pub depth: u32,
     pub nodes: u64,
     pub elapsed: Duration,
@@ -209,8 +211,12 @@ impl Engine {
                 };
                 if let Some((sq, score)) = classic::choose(pos, s, tie) {
                     result.best = Some(sq);
-                    result.score = score;
+                    result.score = score.saturating_mul(SCALE);
                 }
+                result.depth = match s {
+                    classic::Strategy::Lookahead(n) => n,
+                    _ => 0,
+                };
             }
         }
         if limits.strategy != Strategy::Engine {

@@ -36,6 +36,18 @@ pub struct Searcher<'t, 'b> {
     pub budget: &'t mut Budget<'b>,
 }
 
+/// The value at the depth limit: the evaluation, except for the finished
+/// games that are cheap to see (a side wiped out, or a full board), which
+/// get their exact result.
+#[inline]
+fn leaf(p: u64, o: u64) -> i32 {
+    if p == 0 || o == 0 || p | o == u64::MAX {
+        terminal(p, o)
+    } else {
+        evaluate(Position::new(crate::Bitboard(p), crate::Bitboard(o)))
+    }
+}
+
 /// The final result of a finished game, in centi-discs.
 #[inline]
 fn terminal(p: u64, o: u64) -> i32 {
@@ -60,10 +72,7 @@ impl Searcher<'_, '_> {
     ) -> Result<i32, Abort> {
         self.budget.tick()?;
         if depth == 0 {
-            return Ok(evaluate(Position::new(
-                crate::Bitboard(p),
-                crate::Bitboard(o),
-            )));
+            return Ok(leaf(p, o));
         }
         let moves = moves_of(p, o);
         if moves == 0 {
@@ -187,7 +196,7 @@ mod tests {
     /// Plain negamax over the same evaluation: no pruning, no table.
     fn minimax(p: u64, o: u64, depth: u32, passed: bool) -> i32 {
         if depth == 0 {
-            return evaluate(Position::new(crate::Bitboard(p), crate::Bitboard(o)));
+            return leaf(p, o);
         }
         let moves = moves_of(p, o);
         if moves == 0 {
@@ -246,5 +255,22 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn wipeout_at_the_depth_limit_is_seen() {
+        // After this opening, d6 c6 c7 b8 wipes black out: 4 plies.
+        let game = crate::notation::parse_transcript("d3c3f5d2c4g6f4c5e6d7f6g4").unwrap();
+        let pos = game.position();
+        let d6 = "d6".parse().unwrap();
+        let child = pos.play_with(d6, pos.flips(d6));
+        let stop = AtomicBool::new(false);
+        let mut table = Table::new(1);
+        let mut budget = Budget::new(&stop);
+        let mut s = Searcher {
+            table: &mut table,
+            budget: &mut budget,
+        };
+        assert_eq!(-s.pvs(child, 3, -INF, INF).unwrap(), -64 * SCALE);
     }
 }

@@ -155,6 +155,31 @@ pub unsafe extern "C" fn othello_board_legal_moves(
     })
 }
 
+/// The number of legal moves `c` (OTHELLO_COLOR_BLACK or _WHITE) would have
+/// if it were to move now, whoever is to move. -1 if `b` is NULL or `c` is
+/// not a player colour.
+#[no_mangle]
+pub unsafe extern "C" fn othello_board_mobility(
+    b: *const othello_board,
+    c: othello_color_arg,
+) -> c_int {
+    boundary(-1, || {
+        let game = board_ref(b)?;
+        let pos = game.position();
+        let moves = match color_arg(c)? {
+            Some(color) if color == game.side_to_move() => pos.legal_moves(),
+            Some(_) => pos.opponent_moves(),
+            None => {
+                return Err(Failure::new(
+                    OTHELLO_STATUS_INVALID_ARGUMENT,
+                    "mobility of OTHELLO_COLOR_EMPTY: pass _BLACK or _WHITE",
+                ))
+            }
+        };
+        Ok(moves.count() as c_int)
+    })
+}
+
 /// True if the side to move may play on `square`. False for NULL `b` or a
 /// square out of range.
 #[no_mangle]

@@ -104,14 +104,17 @@ pub struct othello_search_result {
     /// The move to play, or OTHELLO_PASS (-1) when the side to move must pass.
     pub r#move: c_int,
     /// Score in discs from the side to move's view: the exact final disc
-    /// difference when `exact`, else an estimate (the engine's evaluation, or
-    /// the classic strategy's own score).
+    /// difference when `exact`, else the engine's estimate. For the classic
+    /// strategies (CLASSIC, CORNERS, GREEDY), the 1986 program's own points
+    /// for the move (discs flipped plus its square bonus, minus the best
+    /// reply's for a lookahead); 0 for RANDOM.
     pub score: c_int,
     /// True when `score` is exact.
     pub exact: bool,
     /// True when the sign of `score` (win, draw, loss) is proven.
     pub wld: bool,
-    /// Midgame depth reached, or the number of empties solved.
+    /// Midgame depth reached, or the number of empties solved; for
+    /// OTHELLO_STRATEGY_CLASSIC, its lookahead.
     pub depth: c_int,
     pub nodes: u64,
     pub elapsed_ms: u64,

@@ -129,6 +129,10 @@ static void test_game_over_and_pass(void)
     othello_board *pass = othello_board_from_string(
         "XO-------------------------------------------------------------- O");
     CHECK(over != NULL && pass != NULL);
+    CHECK(othello_board_mobility(pass, OTHELLO_COLOR_WHITE) == 0);
+    CHECK(othello_board_mobility(pass, OTHELLO_COLOR_BLACK) == 1);
+    CHECK(othello_board_mobility(pass, OTHELLO_COLOR_EMPTY) == -1);
+    CHECK(othello_board_mobility(NULL, OTHELLO_COLOR_BLACK) == -1);
     CHECK(othello_engine_search(e, over, NULL, &r) == OTHELLO_STATUS_GAME_OVER);
     CHECK(othello_board_best_move(over, 3, &move) == OTHELLO_STATUS_GAME_OVER);
     CHECK(move == 123);

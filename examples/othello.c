@@ -1,0 +1,924 @@
+/*
+ * othello.c: the console game "OTHELLO v1.1.8" by Jonathan Dubman (1986),
+ * recreated on the othello library. Everything the game knows about the
+ * rules and about playing well comes from include/othello.h; this file is
+ * only the user interface of the original: its board, prompts, messages and
+ * commands, plus "stats" (listed but never written in 1986), "undo" and
+ * "redo".
+ *
+ * Coordinates. The original prints column numbers 1-8 across and row letters
+ * A-H down, and takes moves as row letter then column digit ("D3"). The
+ * library numbers squares row * 8 + col with a1 = 0, and names them column
+ * letter then row number. Both put the same square in the same place on the
+ * screen, so the original's "D3" (row D, column 3) is the library's square
+ * 3 * 8 + 2 = 26, named "c4". With --standard the game shows and takes the
+ * library's names instead (columns a-h across, rows 1-8 down, "f5").
+ *
+ * The human plays X (black), the computer O (white). Skill levels 0-9 are the
+ * original's own lookahead (OTHELLO_STRATEGY_CLASSIC), so the computer picks
+ * exactly the moves the 1986 program picked; --engine LEVEL plays the
+ * library's real engine instead.
+ *
+ * Bugs of the original fixed here: the game ends only when neither side can
+ * move (not at the first pass), nothing is read uninitialised, "auto" reads
+ * a whole line, and every prompt ends the game cleanly at end of input.
+ *
+ * Build and play: make -C examples play
+ */
+
+#include <ctype.h>
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "othello.h"
+
+#define GAME_VERSION "1.1.8"
+
+/* Input lines longer than this are refused as a whole. */
+#define LINE_CAP 256
+
+/* The number of squares on the board. */
+#define SQUARES 64
+
+/* Who chooses a side's moves. */
+typedef struct {
+    othello_strategy strategy; /* OTHELLO_STRATEGY_CLASSIC or _ENGINE */
+    int level;                 /* classic depth 0..9, or engine level 0..60 */
+} player;
+
+/* One turn of the game, as "log" and "stats" show it. */
+typedef struct {
+    othello_color side;
+    int square; /* OTHELLO_PASS for a pass */
+    int taken;  /* discs flipped */
+    int x_count, o_count;
+} turn;
+
+typedef struct {
+    othello_board *board;
+    othello_engine *engine;
+    char start[80];  /* board string of the first position, for replays */
+    bool standard;   /* standard notation (f5) instead of the original's (E6) */
+    bool seeded;     /* --seed given: random tie-breaking from `seed` */
+    uint64_t seed;
+    player computer; /* plays O */
+    player stand_in; /* plays X once "auto" is on */
+    bool autoplay;
+    int mistakes;
+    /* The last search, for "stats". */
+    bool searched;
+    othello_color searched_for;
+    player searched_with;
+    othello_search_result last;
+} game;
+
+/* ------------------------------------------------------------------------ */
+/* Leaving                                                                   */
+
+static void game_free(game *g)
+{
+    othello_engine_free(g->engine);
+    othello_board_free(g->board);
+    g->engine = NULL;
+    g->board = NULL;
+}
+
+/* "quit", or end of input at any prompt (then the cursor is still on the
+ * prompt's line). */
+static void leave(game *g, bool at_eof)
+{
+    printf("%sBye!\n", at_eof ? "\n" : "");
+    game_free(g);
+    exit(EXIT_SUCCESS);
+}
+
+/* A library call failed where it cannot: report it and stop. */
+static void fail(game *g, const char *what, othello_status st)
+{
+    char detail[256];
+    if (othello_last_error(detail, sizeof detail, NULL) != OTHELLO_STATUS_OK) {
+        detail[0] = '\0';
+    }
+    fflush(stdout);
+    fprintf(stderr, "othello: %s: %s (%s)\n", what, othello_status_message(st), detail);
+    game_free(g);
+    exit(EXIT_FAILURE);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Input                                                                     */
+
+/*
+ * Reads one line of stdin into `buf` (capacity LINE_CAP), without the
+ * newline and without surrounding white space. A line too long for the
+ * buffer is read to its end and reported through *too_long. Control bytes
+ * (NUL included) become '?', so the result is always a plain C string.
+ * Returns false at end of input when no byte was read.
+ */
+static bool read_line(char *buf, bool *too_long)
+{
+    size_t len = 0;
+    int c;
+    bool any = false;
+    *too_long = false;
+    while ((c = getchar()) != EOF) {
+        any = true;
+        if (c == '\n') {
+            break;
+        }
+        if (len + 1 < LINE_CAP) {
+            buf[len++] = (c == '\0' || (iscntrl(c) && !isspace(c))) ? '?' : (char)c;
+        } else {
+            *too_long = true;
+        }
+    }
+    buf[len] = '\0';
+    if (!any) {
+        return false;
+    }
+    while (len > 0 && isspace((unsigned char)buf[len - 1])) {
+        buf[--len] = '\0';
+    }
+    size_t lead = 0;
+    while (isspace((unsigned char)buf[lead])) {
+        lead++;
+    }
+    memmove(buf, buf + lead, len - lead + 1);
+    return true;
+}
+
+/* Prints `prompt` and reads the answer; end of input leaves the game. */
+static void ask(game *g, const char *prompt, char *buf, bool *too_long)
+{
+    fputs(prompt, stdout);
+    fflush(stdout);
+    if (!read_line(buf, too_long)) {
+        leave(g, true);
+    }
+}
+
+static bool same_word(const char *a, const char *b)
+{
+    for (; *a && *b; a++, b++) {
+        if (tolower((unsigned char)*a) != tolower((unsigned char)*b)) {
+            return false;
+        }
+    }
+    return *a == *b;
+}
+
+/* A yes/no answer: its first letter decides, anything else is the default. */
+static bool yes_no(const char *answer, bool default_yes)
+{
+    switch (answer[0]) {
+    case 'y':
+    case 'Y':
+        return true;
+    case 'n':
+    case 'N':
+        return false;
+    default:
+        return default_yes;
+    }
+}
+
+/* A whole decimal number in lo..hi, or -1. */
+static int parse_level(const char *text, int lo, int hi)
+{
+    if (!isdigit((unsigned char)text[0])) {
+        return -1;
+    }
+    char *end;
+    long v = strtol(text, &end, 10);
+    if (*end != '\0' || v < lo || v > hi) {
+        return -1;
+    }
+    return (int)v;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Squares in the notation of the game                                       */
+
+/* The name of `square` in the game's notation: "D3" or, standard, "c4". */
+static const char *square_text(const game *g, int square, char out[3])
+{
+    if (g->standard) {
+        if (othello_square_name(square, out, 3) != OTHELLO_STATUS_OK) {
+            strcpy(out, "??");
+        }
+    } else {
+        out[0] = (char)('A' + square / 8); /* row letter */
+        out[1] = (char)('1' + square % 8); /* column digit */
+        out[2] = '\0';
+    }
+    return out;
+}
+
+/* The square a typed move names, or -1 when it names none. */
+static int parse_square(const game *g, const char *text)
+{
+    if (g->standard) {
+        int square;
+        return othello_square_parse(text, &square) == OTHELLO_STATUS_OK ? square : -1;
+    }
+    if (strlen(text) != 2) {
+        return -1;
+    }
+    int row = tolower((unsigned char)text[0]) - 'a';
+    int col = text[1] - '1';
+    if (row < 0 || row > 7 || col < 0 || col > 7) {
+        return -1;
+    }
+    return row * 8 + col;
+}
+
+/* ------------------------------------------------------------------------ */
+/* The board                                                                 */
+
+static int count(const game *g, othello_color c)
+{
+    return othello_board_count(g->board, c);
+}
+
+static void print_column_labels(const game *g)
+{
+    fputs(" ", stdout);
+    for (int col = 0; col < 8; col++) {
+        printf(" %c", g->standard ? 'a' + col : '1' + col);
+    }
+}
+
+/* The original's printboard: the grid with its labels, the score and who is
+ * ahead on the first row, and `message` (the last event) on the second. */
+static void print_board(const game *g, const char *message)
+{
+    int you = count(g, OTHELLO_COLOR_BLACK);
+    int me = count(g, OTHELLO_COLOR_WHITE);
+    print_column_labels(g);
+    printf("     You: %2d  Me: %2d    ", you, me);
+    if (you == me) {
+        printf("We are tied.\n");
+    } else {
+        int lead = you > me ? you - me : me - you;
+        printf("%s ahead by %d piece%s.\n", you > me ? "You are" : "I am", lead,
+               lead == 1 ? "" : "s");
+    }
+    for (int row = 0; row < 8; row++) {
+        char label = (char)(g->standard ? '1' + row : 'A' + row);
+        printf("%c ", label);
+        for (int col = 0; col < 8; col++) {
+            switch (othello_board_get(g->board, row * 8 + col)) {
+            case OTHELLO_COLOR_BLACK:
+                fputs("X ", stdout);
+                break;
+            case OTHELLO_COLOR_WHITE:
+                fputs("O ", stdout);
+                break;
+            default:
+                fputs("- ", stdout);
+                break;
+            }
+        }
+        putchar(label);
+        if (row == 1 && message != NULL) {
+            printf("     %s", message);
+        }
+        putchar('\n');
+    }
+    print_column_labels(g);
+    putchar('\n');
+}
+
+/* ------------------------------------------------------------------------ */
+/* Texts                                                                     */
+
+static void instructions(const game *g)
+{
+    /* The original's suggested openings D3, C4, F5, E6, in the game's
+     * notation. */
+    static const int openings[] = {26, 19, 44, 37};
+    char names[4][3];
+    for (int i = 0; i < 4; i++) {
+        square_text(g, openings[i], names[i]);
+    }
+    printf("\n"
+           "Othello is played on an 8x8 board by two players, X and O. You are X and\n"
+           "I am O. Each move places one piece on an empty square, and it must capture:\n"
+           "the new piece and another of yours have to enclose one or more of my pieces\n"
+           "in a straight line (across, down or diagonally), with no gap. Every piece\n"
+           "so enclosed, in every direction at once, turns to your side. If you cannot\n"
+           "capture anything you must pass; when neither of us can move, the game is\n"
+           "over and whoever has more pieces wins.\n"
+           "\n");
+    if (g->standard) {
+        printf("Type a move as its column letter then its row number, like %s.\n", names[0]);
+    } else {
+        printf("Type a move as its row letter then its column number, like %s.\n", names[0]);
+    }
+    printf("The four possible first moves are %s, %s, %s and %s. Type help to see\n"
+           "the other commands.\n"
+           "\n",
+           names[0], names[1], names[2], names[3]);
+}
+
+static void help(const game *g)
+{
+    if (g->standard) {
+        printf("Type a move as column letter and row number: a1, f5, h8, etc.\n");
+    } else {
+        printf("Type a move as row letter and column number: A1, B6, F2, etc.\n");
+    }
+    printf("You are X. A move goes on an empty square and must enclose a line of O's.\n"
+           "\n"
+           "help, ?             list these commands\n"
+           "quit, stop          quit the game\n"
+           "instructions        see the instructions again\n"
+           "printboard          see the board again\n"
+           "suggest             let the computer make a suggestion\n"
+           "auto                let the computer finish the game\n"
+           "log                 print a log of all the moves so far, with other info\n"
+           "stats               print numerous statistics on the game so far\n"
+           "undo                take back your last move and my reply\n"
+           "redo                replay a move taken back by undo\n");
+}
+
+static const char *player_text(const player *p, char *buf, size_t len)
+{
+    if (p->strategy == OTHELLO_STRATEGY_CLASSIC) {
+        snprintf(buf, len, "1986 lookahead %d", p->level);
+    } else {
+        snprintf(buf, len, "engine level %d", p->level);
+    }
+    return buf;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Replaying the history for "log", "stats" and "undo"                      */
+
+/*
+ * The turns played so far, replayed from the first position on a scratch
+ * board to recover what the history does not store (who, how many taken,
+ * the counts after). Returns a malloc'ed array of *n turns (NULL when none).
+ */
+static turn *replay(game *g, size_t *n)
+{
+    size_t needed = 0;
+    othello_status st = othello_board_history(g->board, NULL, 0, &needed);
+    if (st != OTHELLO_STATUS_OK && st != OTHELLO_STATUS_BUFFER_TOO_SMALL) {
+        fail(g, "history", st);
+    }
+    *n = needed;
+    if (needed == 0) {
+        return NULL;
+    }
+    int *squares = malloc(needed * sizeof *squares);
+    turn *turns = malloc(needed * sizeof *turns);
+    othello_board *scratch = othello_board_from_string(g->start);
+    if (squares == NULL || turns == NULL || scratch == NULL) {
+        free(squares);
+        free(turns);
+        othello_board_free(scratch);
+        fail(g, "replay", othello_last_status());
+    }
+    st = othello_board_history(g->board, squares, needed, n);
+    for (size_t i = 0; st == OTHELLO_STATUS_OK && i < *n; i++) {
+        turn *t = &turns[i];
+        size_t flipped = 0;
+        t->side = othello_board_side_to_move(scratch);
+        t->square = squares[i];
+        if (squares[i] == OTHELLO_PASS) {
+            st = othello_board_pass(scratch);
+        } else {
+            st = othello_board_play(scratch, squares[i], NULL, 0, &flipped);
+        }
+        t->taken = (int)flipped;
+        t->x_count = othello_board_count(scratch, OTHELLO_COLOR_BLACK);
+        t->o_count = othello_board_count(scratch, OTHELLO_COLOR_WHITE);
+    }
+    othello_board_free(scratch);
+    free(squares);
+    if (st != OTHELLO_STATUS_OK) {
+        free(turns);
+        fail(g, "replay", st);
+    }
+    return turns;
+}
+
+/* The original's log: one line per turn, with running totals taken. */
+static void print_log(game *g)
+{
+    size_t n;
+    turn *turns = replay(g, &n);
+    int total[3] = {0, 0, 0};
+    if (n == 0) {
+        printf("No moves yet.\n");
+    }
+    for (size_t i = 0; i < n; i++) {
+        const turn *t = &turns[i];
+        char mark = t->side == OTHELLO_COLOR_BLACK ? 'X' : 'O';
+        printf("%2zu: ", i + 1);
+        if (t->square == OTHELLO_PASS) {
+            printf("%c forced to pass...\n", mark);
+            continue;
+        }
+        char name[3];
+        total[t->side] += t->taken;
+        printf("%c at %s taking %2d  ", mark, square_text(g, t->square, name), t->taken);
+        if (t->x_count > t->o_count) {
+            printf("X ahead by %2d", t->x_count - t->o_count);
+        } else if (t->o_count > t->x_count) {
+            printf("O ahead by %2d", t->o_count - t->x_count);
+        } else {
+            printf("Tie so far   ");
+        }
+        printf("  Total taken = %2d\n", total[t->side]);
+    }
+    free(turns);
+}
+
+/* The legal moves `side` would have in the current position: the library
+ * counts them for the side to move only, so ask a copy with the turn
+ * handed over. */
+static int mobility(game *g, othello_color side)
+{
+    if (othello_board_is_game_over(g->board)) {
+        return 0;
+    }
+    if (othello_board_side_to_move(g->board) == side) {
+        return (int)othello_board_legal_moves(g->board, NULL, 0);
+    }
+    char text[80];
+    othello_status st = othello_board_to_string(g->board, text, sizeof text, NULL);
+    if (st != OTHELLO_STATUS_OK) {
+        fail(g, "board string", st);
+    }
+    text[65] = side == OTHELLO_COLOR_BLACK ? 'X' : 'O';
+    othello_board *swapped = othello_board_from_string(text);
+    if (swapped == NULL) {
+        fail(g, "board from string", othello_last_status());
+    }
+    int moves = (int)othello_board_legal_moves(swapped, NULL, 0);
+    othello_board_free(swapped);
+    return moves;
+}
+
+/* "stats": what the original's help promised and never printed. */
+static void print_stats(game *g)
+{
+    enum { MOVES, PASSES, DISCS, MOBILITY, TAKEN, CORNERS, EDGES, ROWS };
+    static const char *const labels[ROWS] = {
+        "Moves made", "Passes", "Discs on board", "Mobility (legal moves)",
+        "Pieces taken in total", "Corners held", "Edges held (not corners)",
+    };
+    int value[ROWS][3] = {{0}};
+    int biggest[3] = {0, 0, 0};
+    int biggest_at[3] = {-1, -1, -1};
+    size_t n;
+    turn *turns = replay(g, &n);
+    for (size_t i = 0; i < n; i++) {
+        const turn *t = &turns[i];
+        if (t->square == OTHELLO_PASS) {
+            value[PASSES][t->side]++;
+            continue;
+        }
+        value[MOVES][t->side]++;
+        value[TAKEN][t->side] += t->taken;
+        if (t->taken > biggest[t->side]) {
+            biggest[t->side] = t->taken;
+            biggest_at[t->side] = t->square;
+        }
+    }
+    free(turns);
+    for (int sq = 0; sq < SQUARES; sq++) {
+        othello_color c = othello_board_get(g->board, sq);
+        int row = sq / 8, col = sq % 8;
+        bool row_edge = row == 0 || row == 7, col_edge = col == 0 || col == 7;
+        if (c == OTHELLO_COLOR_EMPTY) {
+            continue;
+        }
+        if (row_edge && col_edge) {
+            value[CORNERS][c]++;
+        } else if (row_edge || col_edge) {
+            value[EDGES][c]++;
+        }
+    }
+    for (othello_color c = OTHELLO_COLOR_BLACK; c <= OTHELLO_COLOR_WHITE; c++) {
+        value[DISCS][c] = count(g, c);
+        value[MOBILITY][c] = mobility(g, c);
+    }
+
+    printf("Statistics after %zu turn%s (%d empty squares):\n", n, n == 1 ? "" : "s",
+           count(g, OTHELLO_COLOR_EMPTY));
+    printf("  %-26s %8s %8s\n", "", "You (X)", "Me (O)");
+    for (int r = 0; r < ROWS; r++) {
+        printf("  %-26s %8d %8d\n", labels[r], value[r][OTHELLO_COLOR_BLACK],
+               value[r][OTHELLO_COLOR_WHITE]);
+    }
+    printf("  %-26s", "Biggest single capture");
+    for (othello_color c = OTHELLO_COLOR_BLACK; c <= OTHELLO_COLOR_WHITE; c++) {
+        char cell[16], name[3];
+        if (biggest_at[c] < 0) {
+            snprintf(cell, sizeof cell, "-");
+        } else {
+            snprintf(cell, sizeof cell, "%d at %s", biggest[c], square_text(g, biggest_at[c], name));
+        }
+        printf(" %8s", cell);
+    }
+    printf("\n");
+    if (!g->searched) {
+        printf("  Last search: none yet\n");
+        return;
+    }
+    const othello_search_result *r = &g->last;
+    char move[3], who[40];
+    if (r->move == OTHELLO_PASS) {
+        strcpy(move, "--");
+    } else {
+        square_text(g, r->move, move);
+    }
+    printf("  Last search (%s for %c): move %s, depth %d, score %+d%s, %" PRIu64
+           " nodes, %" PRIu64 " ms\n",
+           player_text(&g->searched_with, who, sizeof who),
+           g->searched_for == OTHELLO_COLOR_BLACK ? 'X' : 'O', move, r->depth, r->score,
+           r->exact ? " (exact)"
+           : g->searched_with.strategy == OTHELLO_STRATEGY_CLASSIC ? " (1986 points)"
+                                                                  : " (estimate, discs)",
+           r->nodes, r->elapsed_ms);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Moves                                                                     */
+
+/* The move `p` chooses for the side to move. */
+static int choose(game *g, const player *p)
+{
+    othello_search_limits lim;
+    othello_search_limits_init(&lim);
+    lim.strategy = p->strategy;
+    if (p->strategy == OTHELLO_STRATEGY_CLASSIC) {
+        lim.classic_depth = p->level;
+    } else {
+        lim.level = p->level;
+    }
+    if (g->seeded) {
+        /* Same seed, same game; a different draw at every move. */
+        lim.randomness = 1;
+        lim.seed = g->seed * UINT64_C(0x9E3779B97F4A7C15) +
+                   (uint64_t)othello_board_move_number(g->board);
+    }
+    othello_status st = othello_engine_search(g->engine, g->board, &lim, &g->last);
+    if (st != OTHELLO_STATUS_OK) {
+        fail(g, "search", st);
+    }
+    g->searched = true;
+    g->searched_for = othello_board_side_to_move(g->board);
+    g->searched_with = *p;
+    return g->last.move;
+}
+
+/* Plays `square` for the side to move and shows the board with what it took. */
+static void play(game *g, int square)
+{
+    othello_color side = othello_board_side_to_move(g->board);
+    size_t taken = 0;
+    othello_status st = othello_board_play(g->board, square, NULL, 0, &taken);
+    if (st != OTHELLO_STATUS_OK) {
+        fail(g, "play", st);
+    }
+    char message[40];
+    snprintf(message, sizeof message, "%c just took %zu piece%s",
+             side == OTHELLO_COLOR_BLACK ? 'X' : 'O', taken, taken == 1 ? "" : "s");
+    print_board(g, message);
+}
+
+/* The computer's turn, for O, or for X once "auto" is on. */
+static void computer_turn(game *g, othello_color side)
+{
+    const player *p = side == OTHELLO_COLOR_WHITE ? &g->computer : &g->stand_in;
+    int square = choose(g, p);
+    char name[3];
+    printf("\n%s moves at %s\n", side == OTHELLO_COLOR_WHITE ? "Computer" : "Nonplayer",
+           square_text(g, square, name));
+    play(g, square);
+}
+
+/* "undo": takes back the turns up to and including the human's last move,
+ * so the computer's reply and any passes go with it. */
+static bool undo(game *g)
+{
+    size_t n;
+    turn *turns = replay(g, &n);
+    size_t back = 0;
+    for (size_t i = n; i-- > 0;) {
+        if (turns[i].side == OTHELLO_COLOR_BLACK && turns[i].square != OTHELLO_PASS) {
+            back = n - i;
+            break;
+        }
+    }
+    free(turns);
+    if (back == 0) {
+        printf("Nothing to undo.\n");
+        return false;
+    }
+    for (size_t i = 0; i < back; i++) {
+        othello_status st = othello_board_undo(g->board);
+        if (st != OTHELLO_STATUS_OK) {
+            fail(g, "undo", st);
+        }
+    }
+    print_board(g, "You took back your move");
+    return true;
+}
+
+/* "redo": replays the human's move taken back, then the turns after it up to
+ * the next position where the human has a move to choose. */
+static bool redo(game *g)
+{
+    if (!othello_board_can_redo(g->board)) {
+        printf("Nothing to redo.\n");
+        return false;
+    }
+    do {
+        othello_status st = othello_board_redo(g->board);
+        if (st != OTHELLO_STATUS_OK) {
+            fail(g, "redo", st);
+        }
+    } while (othello_board_can_redo(g->board) &&
+             (othello_board_side_to_move(g->board) != OTHELLO_COLOR_BLACK ||
+              othello_board_must_pass(g->board)));
+    print_board(g, "Your move is replayed");
+    return true;
+}
+
+/* "auto": the computer takes over X at a level asked for. */
+static void start_auto(game *g)
+{
+    int hi = g->computer.strategy == OTHELLO_STRATEGY_CLASSIC ? 9 : 60;
+    char line[LINE_CAP];
+    bool too_long;
+    for (;;) {
+        ask(g, "Enter skill level of computer's opponent: ", line, &too_long);
+        int level = too_long ? -1 : parse_level(line, 0, hi);
+        if (level >= 0) {
+            g->stand_in.strategy = g->computer.strategy;
+            g->stand_in.level = level;
+            g->autoplay = true;
+            return;
+        }
+        printf("Valid values are between 0 and %d.\n", hi);
+    }
+}
+
+/*
+ * The human's turn: reads commands until a move is played, the position
+ * changes (undo, redo) or "auto" takes over. Every wrong line is a mistake;
+ * the first and then every fifth one points to help, as in the original.
+ */
+static void human_turn(game *g)
+{
+    char line[LINE_CAP];
+    bool too_long;
+    for (;;) {
+        ask(g, "Move: ", line, &too_long);
+        if (line[0] == '\0' && !too_long) {
+            continue;
+        }
+        if (same_word(line, "help") || same_word(line, "?")) {
+            help(g);
+        } else if (same_word(line, "quit") || same_word(line, "stop")) {
+            leave(g, false);
+        } else if (same_word(line, "instructions")) {
+            instructions(g);
+        } else if (same_word(line, "printboard")) {
+            print_board(g, "Reprint of Board");
+        } else if (same_word(line, "suggest")) {
+            char name[3];
+            int square = choose(g, &g->computer);
+            printf("I suggest moving at %s\n", square_text(g, square, name));
+        } else if (same_word(line, "auto")) {
+            start_auto(g);
+            return;
+        } else if (same_word(line, "log")) {
+            print_log(g);
+        } else if (same_word(line, "stats")) {
+            print_stats(g);
+        } else if (same_word(line, "undo")) {
+            if (undo(g)) {
+                return;
+            }
+        } else if (same_word(line, "redo")) {
+            if (redo(g)) {
+                return;
+            }
+        } else {
+            int square = too_long ? -1 : parse_square(g, line);
+            if (square >= 0 && othello_board_is_legal(g->board, square)) {
+                play(g, square);
+                return;
+            }
+            printf(g->mistakes % 5 == 0 ? "Illegal move - type help for command list\n"
+                                        : "Illegal move\n");
+            g->mistakes++;
+        }
+    }
+}
+
+/* ------------------------------------------------------------------------ */
+/* The game                                                                  */
+
+static void play_game(game *g)
+{
+    for (;;) {
+        if (othello_board_is_game_over(g->board)) {
+            break;
+        }
+        othello_color side = othello_board_side_to_move(g->board);
+        if (othello_board_must_pass(g->board)) {
+            othello_status st = othello_board_pass(g->board);
+            if (st != OTHELLO_STATUS_OK) {
+                fail(g, "pass", st);
+            }
+            if (side == OTHELLO_COLOR_BLACK) {
+                printf("Player is forced to pass.\n");
+                print_board(g, "X is forced to pass.");
+            } else {
+                printf("Computer is forced to pass.\n\n");
+                print_board(g, "O was forced to pass");
+            }
+        } else if (side == OTHELLO_COLOR_BLACK && !g->autoplay) {
+            human_turn(g);
+        } else {
+            computer_turn(g, side);
+        }
+    }
+
+    int you = count(g, OTHELLO_COLOR_BLACK);
+    int me = count(g, OTHELLO_COLOR_WHITE);
+    printf("\nThe Game is Over.\n\n");
+    printf("FINAL TALLY\n");
+    printf("You:  %d\n", you);
+    printf("Me:   %d\n\n", me);
+    if (you > me) {
+        printf("You win.\n");
+    } else if (me > you) {
+        printf("I win.\n");
+        printf("One more in the bag for Artificial Intelligence.\n");
+    } else {
+        printf("A tie.\n");
+    }
+}
+
+/* ------------------------------------------------------------------------ */
+/* Command line                                                              */
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "usage: othello [--engine LEVEL] [--standard] [--seed N]\n"
+            "\n"
+            "OTHELLO v" GAME_VERSION " by Jonathan Dubman (1986), on the othello library.\n"
+            "You play X against the computer's O; type help during the game.\n"
+            "\n"
+            "  --engine LEVEL  the computer plays the library's engine at LEVEL 0..60\n"
+            "                  instead of the 1986 lookahead (skill 0..9); the skill\n"
+            "                  question is then not asked\n"
+            "  --standard      standard notation: columns a-h across, rows 1-8 down,\n"
+            "                  moves typed like f5 (default: the original's, rows A-H\n"
+            "                  down, columns 1-8 across, moves like D3)\n"
+            "  --seed N        vary the computer's play, reproducibly: the same N and\n"
+            "                  the same moves give the same game (ties broken at random;\n"
+            "                  the engine picks among moves within a disc of the best)\n"
+            "  --help          show this text\n");
+}
+
+/* The value of option `name` at argv[*i]: "--name VALUE" or "--name=VALUE". */
+static const char *option_value(int argc, char **argv, int *i, const char *name)
+{
+    size_t len = strlen(name);
+    const char *arg = argv[*i];
+    if (strncmp(arg, name, len) != 0) {
+        return NULL;
+    }
+    if (arg[len] == '=') {
+        return arg + len + 1;
+    }
+    if (arg[len] == '\0' && *i + 1 < argc) {
+        return argv[++*i];
+    }
+    if (arg[len] == '\0') {
+        fprintf(stderr, "othello: %s needs a value\n", name);
+        usage(stderr);
+        exit(2);
+    }
+    return NULL;
+}
+
+static bool parse_u64(const char *text, uint64_t *out)
+{
+    if (!isdigit((unsigned char)text[0])) {
+        return false;
+    }
+    char *end;
+    unsigned long long v = strtoull(text, &end, 10);
+    if (*end != '\0') {
+        return false;
+    }
+    *out = (uint64_t)v;
+    return true;
+}
+
+static void parse_args(game *g, int argc, char **argv, bool *engine_given)
+{
+    const char *value;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            usage(stdout);
+            exit(EXIT_SUCCESS);
+        } else if (strcmp(argv[i], "--standard") == 0) {
+            g->standard = true;
+        } else if ((value = option_value(argc, argv, &i, "--engine")) != NULL) {
+            int level = parse_level(value, 0, 60);
+            if (level < 0) {
+                fprintf(stderr, "othello: --engine wants a level 0..60, not '%s'\n", value);
+                exit(2);
+            }
+            g->computer.strategy = OTHELLO_STRATEGY_ENGINE;
+            g->computer.level = level;
+            *engine_given = true;
+        } else if ((value = option_value(argc, argv, &i, "--seed")) != NULL) {
+            if (!parse_u64(value, &g->seed)) {
+                fprintf(stderr, "othello: --seed wants a number, not '%s'\n", value);
+                exit(2);
+            }
+            g->seeded = true;
+        } else {
+            fprintf(stderr, "othello: unknown argument '%s'\n", argv[i]);
+            usage(stderr);
+            exit(2);
+        }
+    }
+}
+
+int main(int argc, char **argv)
+{
+    game g = {0};
+    bool engine_given = false;
+    g.computer.strategy = OTHELLO_STRATEGY_CLASSIC;
+    parse_args(&g, argc, argv, &engine_given);
+
+    printf("OTHELLO v%s\nby Jonathan Dubman (1986)\nrecreated on the othello library %s\n",
+           GAME_VERSION, othello_version());
+
+    char line[LINE_CAP];
+    bool too_long;
+    ask(&g, "Do you want instructions? (Y/N) [No] ", line, &too_long);
+    if (yes_no(line, false)) {
+        instructions(&g);
+    }
+    ask(&g, "Do you want to go first (Y/N) [Yes] ", line, &too_long);
+    bool first = yes_no(line, true);
+    if (!engine_given) {
+        for (;;) {
+            ask(&g, "Skill level 0 (easy,fast) to 9 (hard,slow) [0] ", line, &too_long);
+            int level = line[0] == '\0' ? 0 : too_long ? -1 : parse_level(line, 0, 9);
+            if (level >= 0) {
+                g.computer.level = level;
+                break;
+            }
+            printf("Valid values are between 0 and 9.\n");
+        }
+    } else {
+        printf("Skill level: the library's engine at level %d\n", g.computer.level);
+    }
+
+    /* The engine's table matters for the real engine only. */
+    g.engine = othello_engine_new(g.computer.strategy == OTHELLO_STRATEGY_ENGINE ? 16 : 1);
+    g.board = othello_board_new();
+    if (g.engine == NULL || g.board == NULL) {
+        fail(&g, "start", othello_last_status());
+    }
+    othello_status st = othello_board_to_string(g.board, g.start, sizeof g.start, NULL);
+    if (st != OTHELLO_STATUS_OK) {
+        fail(&g, "board string", st);
+    }
+    if (!first) {
+        /* The original lets O open from the same start: hand the first move
+         * over in the board string. */
+        g.start[65] = 'O';
+        othello_board_free(g.board);
+        g.board = othello_board_from_string(g.start);
+        if (g.board == NULL) {
+            fail(&g, "board from string", othello_last_status());
+        }
+    }
+
+    printf("\n");
+    print_board(&g, "Beginning new game");
+    play_game(&g);
+    game_free(&g);
+    return EXIT_SUCCESS;
+}
