@@ -25,7 +25,7 @@ fn random_positions(games: usize) -> Vec<Position> {
                 continue;
             }
             let pick = rng.below(moves.len());
-            match moves.skip(pick).next().and_then(|sq| pos.play(sq)) {
+            match pos.legal_moves().nth(pick).and_then(|sq| pos.play(sq)) {
                 Some(next) => pos = next,
                 None => unreachable!("a legal move plays"),
             }
@@ -50,6 +50,13 @@ fn main() {
     }
     let secs = start.elapsed().as_secs_f64();
     let n = (rounds * positions.len()) as f64;
+    #[cfg(target_arch = "x86_64")]
+    println!(
+        "CPU has AVX2, BMI2 and POPCNT (evaluate runs its copy compiled for them): {}",
+        std::arch::is_x86_feature_detected!("avx2")
+            && std::arch::is_x86_feature_detected!("bmi2")
+            && std::arch::is_x86_feature_detected!("popcnt")
+    );
     println!(
         "{} positions x {rounds} rounds: {n:.0} evaluations in {secs:.3} s \
          ({:.1} M evaluations/s, {:.1} ns each; checksum {checksum})",

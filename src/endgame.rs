@@ -254,8 +254,10 @@ impl Solver<'_, '_> {
     ) -> Result<i32, Abort> {
         self.budget.tick()?;
         let empties = !(p | o);
-        if empties.count_ones() == 1 {
-            return Ok(last_square(p, o, empties.trailing_zeros()));
+        if empties.count_ones() == 2 {
+            let x1 = empties.trailing_zeros();
+            let x2 = 63 - empties.leading_zeros();
+            return Ok(self.two_squares(p, o, alpha, beta, x1, x2, passed));
         }
         let odd = odd_quadrant_empties(empties);
         let mut best = -INF;
@@ -286,12 +288,54 @@ impl Solver<'_, '_> {
         }
         if best == -INF {
             return if passed {
-                Ok(final_score(o, p).wrapping_neg())
+                Ok(final_score(p, o))
             } else {
                 Ok(-self.shallow(o, p, -beta, -alpha, true)?)
             };
         }
         Ok(best)
+    }
+
+    /// Exactly two empties, `x1` and `x2`: no move generation, no recursion
+    /// beyond the last square.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn two_squares(
+        &mut self,
+        p: u64,
+        o: u64,
+        alpha: i32,
+        beta: i32,
+        x1: u32,
+        x2: u32,
+        passed: bool,
+    ) -> i32 {
+        self.budget.nodes += 1;
+        let mut best = -INF;
+        if NEIGHBOURS[x1 as usize] & o != 0 {
+            let f = flips_of(p, o, Square::from_index_unchecked(x1 as u8));
+            if f != 0 {
+                best = -last_square(o ^ f, p ^ f ^ (1 << x1), x2);
+                if best >= beta {
+                    return best;
+                }
+            }
+        }
+        if NEIGHBOURS[x2 as usize] & o != 0 {
+            let f = flips_of(p, o, Square::from_index_unchecked(x2 as u8));
+            if f != 0 {
+                let score = -last_square(o ^ f, p ^ f ^ (1 << x2), x1);
+                return score.max(best);
+            }
+        }
+        if best > -INF {
+            return best;
+        }
+        if passed {
+            final_score(p, o)
+        } else {
+            -self.two_squares(o, p, -beta, -alpha, x1, x2, true)
+        }
     }
 
     /// More than SHALLOW empties: ordered moves, hash table, stability.

@@ -298,12 +298,16 @@ impl Engine {
         }
         if solving && !budget.stopped {
             let exact = empties <= limits.exact_empties;
-            let (alpha, beta) = if exact { (-64, 64) } else { (-1, 1) };
             let mut solver = Solver {
                 table: &mut self.table,
                 budget,
             };
-            if let Ok((best, s)) = solver.best_move(pos, alpha, beta) {
+            let solved = if exact {
+                solve_with_aspiration(&mut solver, pos, result.score / SCALE)
+            } else {
+                solver.best_move(pos, -1, 1)
+            };
+            if let Ok((best, s)) = solved {
                 result.best = best.or(result.best);
                 result.score = s * SCALE;
                 result.exact = exact;
@@ -537,6 +541,30 @@ impl Engine {
         }
         out.sort_by_key(|m| std::cmp::Reverse(m.score));
         Ok(out)
+    }
+}
+
+/// The exact score and a best move, searched first in a narrow window
+/// around `guess` (the midgame estimate, in discs), widened on failure:
+/// narrow windows prune far more than the full one.
+fn solve_with_aspiration(
+    solver: &mut Solver,
+    pos: Position,
+    guess: i32,
+) -> Result<(Option<Square>, i32), crate::endgame::Abort> {
+    let guess = guess.clamp(-64, 64);
+    let (mut lo, mut hi) = ((guess - 3).max(-64), (guess + 3).min(64));
+    loop {
+        let (best, s) = solver.best_move(pos, lo, hi)?;
+        if s <= lo && lo > -64 {
+            hi = s + 1;
+            lo = (s - 12).max(-64);
+        } else if s >= hi && hi < 64 {
+            lo = s - 1;
+            hi = (s + 12).min(64);
+        } else {
+            return Ok((best, s));
+        }
     }
 }
 

@@ -157,7 +157,8 @@ const fn lerp(a: i32, b: i32, t: i32, span: i32, mul: i32, div: i32) -> i32 {
 }
 
 const fn weights_for(empties: i32) -> Weights {
-    // Interpolate from `a` (at `e0` empties) to `b` (at `e1 < e0`).
+    // Interpolate from `a` (at t = 0) to `b` (at t = span), t counting the
+    // empty squares filled since `a`'s anchor.
     let (a, b, t, span) = if empties >= OPENING_EMPTIES {
         (OPENING, OPENING, 0, 1)
     } else if empties >= MIDGAME_EMPTIES {
@@ -343,8 +344,10 @@ static EDGE_TABLE: Lazy<[i16; EDGE_CONFIGS]> = Lazy::new(build_edge_table);
 ///
 /// On x86-64 CPUs with AVX2, BMI2 and POPCNT (checked once, then a cached
 /// flag), this runs a copy of the same code compiled for them: the baseline
-/// x86-64 target has no popcount instruction and this function counts bits
-/// fifteen times, so the copy runs about twice as fast.
+/// x86-64 target has no popcount instruction, this function counts bits 13
+/// times and runs two move generators, and the copy runs about twice as fast
+/// (353 instructions per call instead of 620, measured with callgrind on the
+/// benchmark).
 #[inline]
 pub fn evaluate(pos: Position) -> i32 {
     #[cfg(target_arch = "x86_64")]
@@ -405,8 +408,11 @@ mod tests {
     use crate::bitboard::Bitboard;
     use crate::rng::Rng;
 
+    /// A map of squares, (row, col) to (row, col).
+    type SquareMap = fn(u64, u64) -> (u64, u64);
+
     /// `bits` with each square (row, col) moved to `map(row, col)`.
-    fn transform(bits: u64, map: fn(u64, u64) -> (u64, u64)) -> u64 {
+    fn transform(bits: u64, map: SquareMap) -> u64 {
         (0..64)
             .filter(|sq| bits >> sq & 1 != 0)
             .map(|sq| {
@@ -417,7 +423,7 @@ mod tests {
     }
 
     /// The 8 symmetries of the board: identity, 3 rotations, 4 reflections.
-    const SYMMETRIES: [fn(u64, u64) -> (u64, u64); 8] = [
+    const SYMMETRIES: [SquareMap; 8] = [
         |r, c| (r, c),
         |r, c| (c, 7 - r),
         |r, c| (7 - r, 7 - c),
@@ -428,7 +434,7 @@ mod tests {
         |r, c| (7 - c, 7 - r),
     ];
 
-    fn symmetric(pos: Position, map: fn(u64, u64) -> (u64, u64)) -> Position {
+    fn symmetric(pos: Position, map: SquareMap) -> Position {
         Position::new(
             Bitboard(transform(pos.player.0, map)),
             Bitboard(transform(pos.opponent.0, map)),
@@ -451,7 +457,7 @@ mod tests {
                     pos = pos.pass();
                     continue;
                 }
-                let sq = moves.skip(rng.below(moves.len())).next().unwrap();
+                let sq = pos.legal_moves().nth(rng.below(moves.len())).unwrap();
                 pos = pos.play(sq).unwrap();
             }
         }
