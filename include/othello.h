@@ -117,6 +117,11 @@ enum othello_status
    * An internal error (a bug): nothing was changed; please report it.
    */
   OTHELLO_STATUS_PANIC = 12,
+  /**
+   * A stop or a time/node limit ended a call that has no partial result
+   * (othello_engine_analyze); nothing was written.
+   */
+  OTHELLO_STATUS_STOPPED = 13,
 };
 #ifndef __cplusplus
 #if __STDC_VERSION__ >= 202311L
@@ -646,7 +651,8 @@ othello_status othello_engine_search(struct othello_engine *e,
  * level or explicit depth), or exact scores when the empties are within its
  * exact limit. GAME_OVER when neither side can move; 0 moves when the side
  * must pass. BUFFER_TOO_SMALL (number needed in `*n`) is checked first,
- * before searching.
+ * before searching. STOPPED (nothing written) when othello_engine_stop() or
+ * a time or node limit ends the analysis before every move is scored.
  */
 othello_status othello_engine_analyze(struct othello_engine *e,
                                       const struct othello_board *b,

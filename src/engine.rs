@@ -532,11 +532,7 @@ impl Engine {
                     score,
                     exact,
                 }),
-                Err(_) => {
-                    return Err(Error::InvalidArgument(
-                        "analysis stopped before every move was scored".into(),
-                    ))
-                }
+                Err(_) => return Err(Error::Stopped),
             }
         }
         out.sort_by_key(|m| std::cmp::Reverse(m.score));

@@ -18,6 +18,8 @@ pub enum Error {
     Parse(String),
     /// An argument outside its documented range.
     InvalidArgument(String),
+    /// A stop or a limit ended a call that has no partial result.
+    Stopped,
 }
 
 impl fmt::Display for Error {
@@ -29,6 +31,9 @@ impl fmt::Display for Error {
             Error::GameOver => f.write_str("the game is over: neither side can move"),
             Error::NothingToUndo => f.write_str("nothing to undo: the game is at its start"),
             Error::NothingToRedo => f.write_str("nothing to redo"),
+            Error::Stopped => {
+                f.write_str("stopped (by othello_engine_stop or a limit) before finishing")
+            }
         }
     }
 }

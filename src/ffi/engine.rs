@@ -446,7 +446,8 @@ pub unsafe extern "C" fn othello_engine_search(
 /// level or explicit depth), or exact scores when the empties are within its
 /// exact limit. GAME_OVER when neither side can move; 0 moves when the side
 /// must pass. BUFFER_TOO_SMALL (number needed in `*n`) is checked first,
-/// before searching.
+/// before searching. STOPPED (nothing written) when othello_engine_stop() or
+/// a time or node limit ends the analysis before every move is scored.
 #[no_mangle]
 pub unsafe extern "C" fn othello_engine_analyze(
     e: *mut othello_engine,

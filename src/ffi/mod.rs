@@ -51,6 +51,9 @@ pub enum othello_status {
     OTHELLO_STATUS_BUSY = 11,
     /// An internal error (a bug): nothing was changed; please report it.
     OTHELLO_STATUS_PANIC = 12,
+    /// A stop or a time/node limit ended a call that has no partial result
+    /// (othello_engine_analyze); nothing was written.
+    OTHELLO_STATUS_STOPPED = 13,
 }
 
 use othello_status::*;
@@ -116,6 +119,7 @@ impl From<Error> for Failure {
             Error::NothingToRedo => OTHELLO_STATUS_NOTHING_TO_REDO,
             Error::Parse(_) => OTHELLO_STATUS_PARSE_ERROR,
             Error::InvalidArgument(_) => OTHELLO_STATUS_INVALID_ARGUMENT,
+            Error::Stopped => OTHELLO_STATUS_STOPPED,
         };
         Failure::new(status, e.to_string())
     }
@@ -264,6 +268,7 @@ pub extern "C" fn othello_status_message(status: othello_status_arg) -> *const c
         10 => b"invalid argument\0",
         11 => b"handle busy\0",
         12 => b"internal error\0",
+        13 => b"stopped before finishing\0",
         _ => b"unknown status code\0",
     };
     s.as_ptr() as *const c_char

@@ -186,6 +186,11 @@ static void test_progress_and_analyze(void)
     CHECK(othello_engine_analyze(e, b, &lim, scores, 1, &n) ==
           OTHELLO_STATUS_BUFFER_TOO_SMALL);
     CHECK(n == legal);
+    lim.node_limit = 10;
+    n = 999;
+    CHECK(othello_engine_analyze(e, b, &lim, scores, 32, &n) == OTHELLO_STATUS_STOPPED);
+    CHECK(n == 999);
+    lim.node_limit = 0;
     CHECK(othello_engine_analyze(e, b, &lim, scores, 32, &n) == OTHELLO_STATUS_OK);
     CHECK(n == legal);
     for (size_t i = 0; i < n; i++) {
