@@ -15,6 +15,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Above this many empties the solver generates and orders moves.
 const SHALLOW: u32 = 6;
+/// From this many empties on, the table is probed for every child first.
+const ETC_EMPTIES: u32 = 12;
 /// From this many empties on, results go to the transposition table.
 const HASH_EMPTIES: u32 = 8;
 /// Higher than any score.
@@ -390,6 +392,11 @@ impl Solver<'_, '_> {
                 hash_move = e.best;
             }
         }
+        if use_hash && n >= ETC_EMPTIES {
+            if let Some(cut) = self.transposition_cutoff(p, o, moves, beta) {
+                return Ok(cut);
+            }
+        }
         let list = self.order_moves(p, o, moves, hash_move)?;
         let (alpha0, beta0) = (alpha, beta);
         let mut best = -INF;
@@ -466,6 +473,25 @@ impl MoveList {
 }
 
 impl Solver<'_, '_> {
+    /// Enhanced transposition cutoff: a move whose resulting position the
+    /// table already proves good enough (its upper bound, negated, reaches
+    /// beta) cuts without being searched.
+    fn transposition_cutoff(&self, p: u64, o: u64, moves: u64, beta: i32) -> Option<i32> {
+        let mut rest = moves;
+        while rest != 0 {
+            let x = rest.trailing_zeros() as u8;
+            rest &= rest - 1;
+            let f = flips_of(p, o, Square::from_index_unchecked(x));
+            let child = Position::new(Bitboard(o ^ f), Bitboard(p ^ f ^ (1u64 << x)));
+            if let Some(e) = self.table.probe(child) {
+                if e.solved && -(e.upper as i32) >= beta {
+                    return Some(-(e.upper as i32));
+                }
+            }
+        }
+        None
+    }
+
     /// Orders moves: the hash move first, then fewest opponent replies
     /// (corners counted double), odd-quadrant moves slightly preferred, fewest
     /// potential replies; with many empties, also the value of a shallow
