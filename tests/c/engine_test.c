@@ -186,7 +186,7 @@ static void test_progress_and_analyze(void)
     CHECK(othello_engine_analyze(e, b, &lim, scores, 1, &n) ==
           OTHELLO_STATUS_BUFFER_TOO_SMALL);
     CHECK(n == legal);
-    lim.node_limit = 10;
+    lim.node_limit = 1; /* the first node already reaches the limit */
     n = 999;
     CHECK(othello_engine_analyze(e, b, &lim, scores, 32, &n) == OTHELLO_STATUS_STOPPED);
     CHECK(n == 999);
