@@ -1,6 +1,11 @@
-//! Exact solver over an `.obf` file: `cargo bench --bench solve -- FILE [HASH_MB]`.
+//! Exact solver over an `.obf` file: `cargo bench --bench solve -- FILE [HASH_MB]`
+//! (`OTHELLO_EVAL=v1` or `trained` chooses the evaluation ordering the moves).
 //! Per position: best move, score, whether it matches the file's best score,
 //! time, nodes and nodes/s; then totals.
+//!
+//! `cargo bench --bench solve -- --size N [HASH_MB]` instead solves the start
+//! position of the NxN board (4 or 6: bigger boards take far too long) and
+//! prints the perfect-play result, the best move, time and nodes.
 
 use othello::engine::{Engine, Limits};
 use othello::notation::parse_board;
@@ -12,6 +17,15 @@ fn main() {
         .skip(1)
         .filter(|a| a != "--bench")
         .collect();
+    if let Some(i) = args.iter().position(|a| a == "--size") {
+        let size: i64 = args
+            .get(i + 1)
+            .and_then(|a| a.parse().ok())
+            .expect("--size N");
+        let mb: usize = args.get(i + 2).and_then(|a| a.parse().ok()).unwrap_or(64);
+        solve_start(size, mb);
+        return;
+    }
     let file = args
         .first()
         .cloned()
@@ -20,6 +34,13 @@ fn main() {
     let text = std::fs::read_to_string(&file).unwrap_or_else(|e| panic!("{file}: {e}"));
     let stop = AtomicBool::new(false);
     let mut engine = Engine::new(mb);
+    // OTHELLO_EVAL=trained: the trained pattern evaluation orders the moves.
+    if std::env::var("OTHELLO_EVAL").as_deref() == Ok("trained") {
+        engine.set_evaluator(othello::pattern::Evaluator::trained());
+    } else if std::env::var("OTHELLO_EVAL").as_deref() == Ok("v1") {
+        engine.set_evaluator(othello::pattern::Evaluator::V1);
+    }
+    println!("evaluation: {:?}", engine.evaluator());
     let mut limits = Limits::level(0).expect("level 0 exists");
     limits.depth = 10;
     limits.exact_empties = 60;
@@ -63,5 +84,39 @@ fn main() {
     println!(
         "total: {right}/{count} right, {total_secs:.3} s, {total_nodes} nodes, {:.2} Mn/s",
         total_nodes as f64 / total_secs / 1e6
+    );
+}
+
+/// Solves the start position of the `size`x`size` board exactly.
+fn solve_start(size: i64, mb: usize) {
+    let game = othello::sized::new_game(size).expect("an even size 4..16");
+    let stop = AtomicBool::new(false);
+    let mut engine = othello::sized::engine::SizedEngine::new(mb);
+    let mut limits = Limits::level(0).expect("level 0 exists");
+    limits.depth = 10;
+    limits.exact_empties = 60;
+    let start = Instant::now();
+    let r = game
+        .search(&mut engine, &limits, &stop, &mut |_| {})
+        .expect("the start has moves");
+    let secs = start.elapsed().as_secs_f64();
+    let score = r.score / 100;
+    let name = |sq: &u32| othello::sized::notation::square_name(size as u32, *sq);
+    println!(
+        "{size}x{size} start ({} empties): exact score {score:+} for black ({}), \
+         best move {}, pv {}",
+        size * size - 4,
+        match score.signum() {
+            1 => "black wins",
+            -1 => "white wins",
+            _ => "a draw",
+        },
+        r.best.as_ref().map(name).unwrap_or_else(|| "pass".into()),
+        r.pv.iter().map(name).collect::<Vec<_>>().join(""),
+    );
+    println!(
+        "solved in {secs:.3} s, {} nodes ({:.2} Mn/s), {mb} MiB table",
+        r.nodes,
+        r.nodes as f64 / secs / 1e6
     );
 }

@@ -14,6 +14,13 @@
  * 3 * 8 + 2 = 26, named "c4". With --standard the game shows and takes the
  * library's names instead (columns a-h across, rows 1-8 down, "f5").
  *
+ * Board sizes. The original was written around a BOARDSIZE constant; with
+ * --size N the game is played on an NxN board (N even, 4..16) through the
+ * library's sized boards: rows A-P down and columns 1-16 across (moves like
+ * "J10"), or with --standard columns a-p across and rows 1-16 down ("j10").
+ * From 10x10 on, every column is three characters wide so that two-digit
+ * labels line up over their squares.
+ *
  * The human plays X (black), the computer O (white). Skill levels 0-9 are the
  * original's own lookahead (OTHELLO_STRATEGY_CLASSIC), so the computer picks
  * exactly the moves the 1986 program picked; --engine LEVEL plays the
@@ -41,8 +48,11 @@
 /* Input lines longer than this are refused as a whole. */
 #define LINE_CAP 256
 
-/* The number of squares on the board. */
-#define SQUARES 64
+/* Room for a square name in either notation ("P16" and its NUL). */
+#define NAME_CAP 4
+
+/* Room for a board string of any size (256 squares, space, side, NUL). */
+#define BOARD_TEXT_CAP 260
 
 /* Who chooses a side's moves. */
 typedef struct {
@@ -61,7 +71,8 @@ typedef struct {
 typedef struct {
     othello_board *board;
     othello_engine *engine;
-    char start[80];  /* board string of the first position, for replays */
+    char start[BOARD_TEXT_CAP]; /* board string of the first position, for replays */
+    int size;        /* squares per side (8 unless --size) */
     bool standard;   /* standard notation (f5) instead of the original's (E6) */
     bool seeded;     /* --seed given: random tie-breaking from `seed` */
     uint64_t seed;
@@ -203,19 +214,34 @@ static int parse_level(const char *text, int lo, int hi)
 /* ------------------------------------------------------------------------ */
 /* Squares in the notation of the game                                       */
 
-/* The name of `square` in the game's notation: "D3" or, standard, "c4". */
-static const char *square_text(const game *g, int square, char out[3])
+/* The name of `square` in the game's notation: "D3" or, standard, "c4"
+ * ("J10" and "j10" on bigger boards). */
+static const char *square_text(const game *g, int square, char out[NAME_CAP])
 {
     if (g->standard) {
-        if (othello_square_name(square, out, 3) != OTHELLO_STATUS_OK) {
+        if (othello_square_name_sized(g->size, square, out, NAME_CAP) != OTHELLO_STATUS_OK) {
             strcpy(out, "??");
         }
     } else {
-        out[0] = (char)('A' + square / 8); /* row letter */
-        out[1] = (char)('1' + square % 8); /* column digit */
-        out[2] = '\0';
+        /* Row letter, column number (1..16). */
+        int col = square % g->size + 1;
+        out[0] = (char)('A' + square / g->size);
+        if (col >= 10) {
+            out[1] = '1';
+            out[2] = (char)('0' + col - 10);
+            out[3] = '\0';
+        } else {
+            out[1] = (char)('0' + col);
+            out[2] = '\0';
+        }
     }
     return out;
+}
+
+/* The width of the longest square name on the board: 2, or 3 from 10x10. */
+static int name_width(const game *g)
+{
+    return g->size >= 10 ? 3 : 2;
 }
 
 /* The square a typed move names, or -1 when it names none. */
@@ -223,17 +249,21 @@ static int parse_square(const game *g, const char *text)
 {
     if (g->standard) {
         int square;
-        return othello_square_parse(text, &square) == OTHELLO_STATUS_OK ? square : -1;
+        return othello_square_parse_sized(g->size, text, &square) == OTHELLO_STATUS_OK ? square
+                                                                                        : -1;
     }
-    if (strlen(text) != 2) {
+    /* A row letter, then the column number without leading zero. */
+    size_t len = strlen(text);
+    if (len < 2 || len > 3 || text[1] == '0' || !isdigit((unsigned char)text[1]) ||
+        (len == 3 && !isdigit((unsigned char)text[2]))) {
         return -1;
     }
     int row = tolower((unsigned char)text[0]) - 'a';
-    int col = text[1] - '1';
-    if (row < 0 || row > 7 || col < 0 || col > 7) {
+    int col = atoi(text + 1) - 1;
+    if (row < 0 || row >= g->size || col < 0 || col >= g->size) {
         return -1;
     }
-    return row * 8 + col;
+    return row * g->size + col;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -244,11 +274,40 @@ static int count(const game *g, othello_color c)
     return othello_board_count(g->board, c);
 }
 
+/* Board layout: every column `cell_width` characters wide (2, or 3 from
+ * 10x10 so that two-digit numbers line up), row labels `row_label_width`
+ * wide (2 for the standard notation's row numbers from 10x10). */
+static int cell_width(const game *g)
+{
+    return g->size >= 10 ? 3 : 2;
+}
+
+static int row_label_width(const game *g)
+{
+    return g->standard && g->size >= 10 ? 2 : 1;
+}
+
 static void print_column_labels(const game *g)
 {
-    fputs(" ", stdout);
-    for (int col = 0; col < 8; col++) {
-        printf(" %c", g->standard ? 'a' + col : '1' + col);
+    printf("%*s", row_label_width(g), "");
+    for (int col = 0; col < g->size; col++) {
+        if (g->standard) {
+            printf("%*c", cell_width(g), 'a' + col);
+        } else {
+            printf("%*d", cell_width(g), col + 1);
+        }
+    }
+}
+
+/* The label of `row`, left of the board (right-aligned) or right of it. */
+static void print_row_label(const game *g, int row, bool left)
+{
+    if (g->standard && left) {
+        printf("%*d", row_label_width(g), row + 1);
+    } else if (g->standard) {
+        printf("%d", row + 1);
+    } else {
+        putchar('A' + row);
     }
 }
 
@@ -267,23 +326,25 @@ static void print_board(const game *g, const char *message)
         printf("%s ahead by %d piece%s.\n", you > me ? "You are" : "I am", lead,
                lead == 1 ? "" : "s");
     }
-    for (int row = 0; row < 8; row++) {
-        char label = (char)(g->standard ? '1' + row : 'A' + row);
-        printf("%c ", label);
-        for (int col = 0; col < 8; col++) {
-            switch (othello_board_get(g->board, row * 8 + col)) {
+    for (int row = 0; row < g->size; row++) {
+        print_row_label(g, row, true);
+        for (int col = 0; col < g->size; col++) {
+            char disc;
+            switch (othello_board_get(g->board, row * g->size + col)) {
             case OTHELLO_COLOR_BLACK:
-                fputs("X ", stdout);
+                disc = 'X';
                 break;
             case OTHELLO_COLOR_WHITE:
-                fputs("O ", stdout);
+                disc = 'O';
                 break;
             default:
-                fputs("- ", stdout);
+                disc = '-';
                 break;
             }
+            printf("%*c", cell_width(g), disc);
         }
-        putchar(label);
+        putchar(' ');
+        print_row_label(g, row, false);
         if (row == 1 && message != NULL) {
             printf("     %s", message);
         }
@@ -298,22 +359,25 @@ static void print_board(const game *g, const char *message)
 
 static void instructions(const game *g)
 {
-    /* The original's suggested openings D3, C4, F5, E6, in the game's
-     * notation. */
-    static const int openings[] = {26, 19, 44, 37};
-    char names[4][3];
+    /* The original's suggested openings D3, C4, F5, E6 (on 8x8), in the
+     * game's notation: the four first moves, around the centre. */
+    int n = g->size, h = g->size / 2;
+    const int openings[] = {(h - 1) * n + h - 2, (h - 2) * n + h - 1, (h + 1) * n + h,
+                            h * n + h + 1};
+    char names[4][NAME_CAP];
     for (int i = 0; i < 4; i++) {
         square_text(g, openings[i], names[i]);
     }
     printf("\n"
-           "Othello is played on an 8x8 board by two players, X and O. You are X and\n"
+           "Othello is played on %s %dx%d board by two players, X and O. You are X and\n"
            "I am O. Each move places one piece on an empty square, and it must capture:\n"
            "the new piece and another of yours have to enclose one or more of my pieces\n"
            "in a straight line (across, down or diagonally), with no gap. Every piece\n"
            "so enclosed, in every direction at once, turns to your side. If you cannot\n"
            "capture anything you must pass; when neither of us can move, the game is\n"
            "over and whoever has more pieces wins.\n"
-           "\n");
+           "\n",
+           n == 8 ? "an" : "a", n, n);
     if (g->standard) {
         printf("Type a move as its column letter then its row number, like %s.\n", names[0]);
     } else {
@@ -327,7 +391,17 @@ static void instructions(const game *g)
 
 static void help(const game *g)
 {
-    if (g->standard) {
+    if (g->size != 8) {
+        /* The first, a middle and the last square of this board. */
+        char a[NAME_CAP], b[NAME_CAP], c[NAME_CAP];
+        int n = g->size;
+        square_text(g, 0, a);
+        square_text(g, (n / 2) * n + n / 2 - 1, b);
+        square_text(g, n * n - 1, c);
+        printf("Type a move as %s: %s, %s, %s, etc.\n",
+               g->standard ? "column letter and row number" : "row letter and column number", a,
+               b, c);
+    } else if (g->standard) {
         printf("Type a move as column letter and row number: a1, f5, h8, etc.\n");
     } else {
         printf("Type a move as row letter and column number: A1, B6, F2, etc.\n");
@@ -425,9 +499,10 @@ static void print_log(game *g)
             printf("%c forced to pass...\n", mark);
             continue;
         }
-        char name[3];
+        char name[NAME_CAP];
         total[t->side] += t->taken;
-        printf("%c at %s taking %2d  ", mark, square_text(g, t->square, name), t->taken);
+        printf("%c at %-*s taking %2d  ", mark, name_width(g), square_text(g, t->square, name),
+               t->taken);
         if (t->x_count > t->o_count) {
             printf("X ahead by %2d", t->x_count - t->o_count);
         } else if (t->o_count > t->x_count) {
@@ -451,12 +526,12 @@ static int mobility(game *g, othello_color side)
     if (othello_board_side_to_move(g->board) == side) {
         return (int)othello_board_legal_moves(g->board, NULL, 0);
     }
-    char text[80];
+    char text[BOARD_TEXT_CAP];
     othello_status st = othello_board_to_string(g->board, text, sizeof text, NULL);
     if (st != OTHELLO_STATUS_OK) {
         fail(g, "board string", st);
     }
-    text[65] = side == OTHELLO_COLOR_BLACK ? 'X' : 'O';
+    text[g->size * g->size + 1] = side == OTHELLO_COLOR_BLACK ? 'X' : 'O';
     othello_board *swapped = othello_board_from_string(text);
     if (swapped == NULL) {
         fail(g, "board from string", othello_last_status());
@@ -493,10 +568,10 @@ static void print_stats(game *g)
         }
     }
     free(turns);
-    for (int sq = 0; sq < SQUARES; sq++) {
+    for (int sq = 0; sq < g->size * g->size; sq++) {
         othello_color c = othello_board_get(g->board, sq);
-        int row = sq / 8, col = sq % 8;
-        bool row_edge = row == 0 || row == 7, col_edge = col == 0 || col == 7;
+        int row = sq / g->size, col = sq % g->size, last = g->size - 1;
+        bool row_edge = row == 0 || row == last, col_edge = col == 0 || col == last;
         if (c == OTHELLO_COLOR_EMPTY) {
             continue;
         }
@@ -520,7 +595,7 @@ static void print_stats(game *g)
     }
     printf("  %-26s", "Biggest single capture");
     for (othello_color c = OTHELLO_COLOR_BLACK; c <= OTHELLO_COLOR_WHITE; c++) {
-        char cell[16], name[3];
+        char cell[16], name[NAME_CAP];
         if (biggest_at[c] < 0) {
             snprintf(cell, sizeof cell, "-");
         } else {
@@ -534,7 +609,7 @@ static void print_stats(game *g)
         return;
     }
     const othello_search_result *r = &g->last;
-    char move[3], who[40];
+    char move[NAME_CAP], who[40];
     if (r->move == OTHELLO_PASS) {
         strcpy(move, "--");
     } else {
@@ -600,7 +675,7 @@ static void computer_turn(game *g, othello_color side)
 {
     const player *p = side == OTHELLO_COLOR_WHITE ? &g->computer : &g->stand_in;
     int square = choose(g, p);
-    char name[3];
+    char name[NAME_CAP];
     printf("\n%s moves at %s\n", side == OTHELLO_COLOR_WHITE ? "Computer" : "Nonplayer",
            square_text(g, square, name));
     play(g, square);
@@ -696,7 +771,7 @@ static void human_turn(game *g)
         } else if (same_word(line, "printboard")) {
             print_board(g, "Reprint of Board");
         } else if (same_word(line, "suggest")) {
-            char name[3];
+            char name[NAME_CAP];
             int square = choose(g, &g->computer);
             printf("I suggest moving at %s\n", square_text(g, square, name));
         } else if (same_word(line, "auto")) {
@@ -778,7 +853,7 @@ static void play_game(game *g)
 static void usage(FILE *out)
 {
     fprintf(out,
-            "usage: othello [--engine LEVEL] [--standard] [--seed N]\n"
+            "usage: othello [--engine LEVEL] [--standard] [--seed N] [--size N]\n"
             "\n"
             "OTHELLO v" GAME_VERSION " by Jonathan Dubman (1986), on the othello library.\n"
             "You play X against the computer's O; type help during the game.\n"
@@ -792,6 +867,9 @@ static void usage(FILE *out)
             "  --seed N        vary the computer's play, reproducibly: the same N and\n"
             "                  the same moves give the same game (ties broken at random;\n"
             "                  the engine picks among moves within a disc of the best)\n"
+            "  --size N        play on an NxN board, N even from 4 to 16 (default 8):\n"
+            "                  rows A-P down and columns 1-16 across (moves like J10),\n"
+            "                  or with --standard columns a-p and rows 1-16 (j10)\n"
             "  --help          show this text\n");
 }
 
@@ -849,6 +927,15 @@ static void parse_args(game *g, int argc, char **argv, bool *engine_given)
             g->computer.strategy = OTHELLO_STRATEGY_ENGINE;
             g->computer.level = level;
             *engine_given = true;
+        } else if ((value = option_value(argc, argv, &i, "--size")) != NULL) {
+            int size = parse_level(value, OTHELLO_SIZE_MIN, OTHELLO_SIZE_MAX);
+            if (size < 0 || size % 2 != 0) {
+                fprintf(stderr,
+                        "othello: --size wants an even number from %d to %d, not '%s'\n",
+                        OTHELLO_SIZE_MIN, OTHELLO_SIZE_MAX, value);
+                exit(2);
+            }
+            g->size = size;
         } else if ((value = option_value(argc, argv, &i, "--seed")) != NULL) {
             if (!parse_u64(value, &g->seed)) {
                 fprintf(stderr, "othello: --seed wants a number, not '%s'\n", value);
@@ -867,6 +954,7 @@ int main(int argc, char **argv)
 {
     game g = {0};
     bool engine_given = false;
+    g.size = 8;
     g.computer.strategy = OTHELLO_STRATEGY_CLASSIC;
     parse_args(&g, argc, argv, &engine_given);
 
@@ -897,7 +985,7 @@ int main(int argc, char **argv)
 
     /* The engine's table matters for the real engine only. */
     g.engine = othello_engine_new(g.computer.strategy == OTHELLO_STRATEGY_ENGINE ? 16 : 1);
-    g.board = othello_board_new();
+    g.board = othello_board_new_sized(g.size);
     if (g.engine == NULL || g.board == NULL) {
         fail(&g, "start", othello_last_status());
     }
@@ -908,7 +996,7 @@ int main(int argc, char **argv)
     if (!first) {
         /* The original lets O open from the same start: hand the first move
          * over in the board string. */
-        g.start[65] = 'O';
+        g.start[g.size * g.size + 1] = 'O';
         othello_board_free(g.board);
         g.board = othello_board_from_string(g.start);
         if (g.board == NULL) {

@@ -16,7 +16,8 @@
  *    capacity is 0: a list call then only reports the count, a text call
  *    gives BUFFER_TOO_SMALL with the size needed (a size query).
  *  - Every pointer is checked: NULL gives OTHELLO_STATUS_NULL_ARGUMENT (or the
- *    neutral value). Integers are range-checked: a square outside 0..63 gives
+ *    neutral value). Integers are range-checked: a square outside the board
+ *    (0..63 on 8x8, 0 .. size * size - 1 in general) gives
  *    OTHELLO_STATUS_INVALID_SQUARE. A failed call leaves every handle exactly
  *    as it was.
  *  - No panic crosses into C: an internal error gives OTHELLO_STATUS_PANIC.
@@ -27,4 +28,10 @@
  *    besides the per-thread last error.
  *  - Squares: index = row * 8 + col, a1 = 0, h1 = 7, a8 = 56, h8 = 63, where
  *    the row is the rank (1..8) minus 1 and the column the file (a..h).
+ *  - Board sizes: a board is 8x8 unless made by othello_board_new_sized()
+ *    (or from a board string or transcript of another size): any even size
+ *    from 4x4 to 16x16. Every board function works on every size, with
+ *    squares index = row * size + col (0 .. size * size - 1) named a1 ..
+ *    p16 (column letter a.., row number 1..size: "j10" on 10x10); board
+ *    strings hold size * size squares; othello_board_size() tells the size.
  */

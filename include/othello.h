@@ -16,7 +16,8 @@
  *    capacity is 0: a list call then only reports the count, a text call
  *    gives BUFFER_TOO_SMALL with the size needed (a size query).
  *  - Every pointer is checked: NULL gives OTHELLO_STATUS_NULL_ARGUMENT (or the
- *    neutral value). Integers are range-checked: a square outside 0..63 gives
+ *    neutral value). Integers are range-checked: a square outside the board
+ *    (0..63 on 8x8, 0 .. size * size - 1 in general) gives
  *    OTHELLO_STATUS_INVALID_SQUARE. A failed call leaves every handle exactly
  *    as it was.
  *  - No panic crosses into C: an internal error gives OTHELLO_STATUS_PANIC.
@@ -27,6 +28,12 @@
  *    besides the per-thread last error.
  *  - Squares: index = row * 8 + col, a1 = 0, h1 = 7, a8 = 56, h8 = 63, where
  *    the row is the rank (1..8) minus 1 and the column the file (a..h).
+ *  - Board sizes: a board is 8x8 unless made by othello_board_new_sized()
+ *    (or from a board string or transcript of another size): any even size
+ *    from 4x4 to 16x16. Every board function works on every size, with
+ *    squares index = row * size + col (0 .. size * size - 1) named a1 ..
+ *    p16 (column letter a.., row number 1..size: "j10" on 10x10); board
+ *    strings hold size * size squares; othello_board_size() tells the size.
  */
 
 #ifndef OTHELLO_H
@@ -43,6 +50,16 @@
 #define OTHELLO_VERSION_MINOR 1
 #define OTHELLO_VERSION_PATCH 0
 #define OTHELLO_VERSION_STRING "0.1.0"
+
+/**
+ * The smallest board side: othello_board_new_sized(OTHELLO_SIZE_MIN) is 4x4.
+ */
+#define OTHELLO_SIZE_MIN 4
+
+/**
+ * The largest board side (16x16, squares 0..255, names a1..p16).
+ */
+#define OTHELLO_SIZE_MAX 16
 
 /**
  * The value of "pass" in move lists and search results.
@@ -161,6 +178,33 @@ typedef int32_t othello_color;
 #endif // __cplusplus
 
 /**
+ * The evaluation at the leaves of an engine's midgame search. A 32-bit
+ * integer in C. Levels keep their meaning whichever is chosen.
+ */
+enum othello_evaluation
+#if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+  : int32_t
+#endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+ {
+  /**
+   * The hand-made evaluation v1 (edge table, mobility, corners, parity).
+   */
+  OTHELLO_EVALUATION_V1 = 0,
+  /**
+   * The trained pattern evaluation: the weights built into the library,
+   * or the ones last loaded into the engine.
+   */
+  OTHELLO_EVALUATION_TRAINED = 1,
+};
+#ifndef __cplusplus
+#if __STDC_VERSION__ >= 202311L
+typedef enum othello_evaluation othello_evaluation;
+#else
+typedef int32_t othello_evaluation;
+#endif // __STDC_VERSION__ >= 202311L
+#endif // __cplusplus
+
+/**
  * Who chooses the move. A 32-bit integer in C.
  */
 enum othello_strategy
@@ -199,10 +243,12 @@ typedef int32_t othello_strategy;
 #endif // __cplusplus
 
 /**
- * A game: the position, the side to move and the full history of turns
- * (moves and passes) for undo and redo. Opaque; create it with
- * othello_board_new(), othello_board_from_string() or
- * othello_board_from_transcript(), release it with othello_board_free().
+ * A game: the board size, the position, the side to move and the full
+ * history of turns (moves and passes) for undo and redo. Opaque; create it
+ * with othello_board_new(), othello_board_new_sized(),
+ * othello_board_from_string() or othello_board_from_transcript[_sized](),
+ * release it with othello_board_free(). Every board function works on every
+ * size.
  *
  * Threads: a board may be moved between threads. Calls taking a
  * `const othello_board *` may run on one board from several threads at once;
@@ -272,6 +318,7 @@ typedef void (*othello_progress_fn)(const struct othello_search_progress *progre
 typedef struct othello_search_limits {
   /**
    * sizeof(othello_search_limits) as the caller knows it; set by init.
+   * A size ending inside a field is INVALID_ARGUMENT.
    */
   size_t struct_size;
   /**
@@ -422,6 +469,22 @@ const char *othello_version(void);
 struct othello_board *othello_board_new(void);
 
 /**
+ * A new game at the standard start of the `size`x`size` board (the four
+ * centre squares: white on the upper-left and lower-right ones, black on the
+ * two others, as d4 e5 / d5 e4 on 8x8), black to move. `size` is an even
+ * number from OTHELLO_SIZE_MIN (4) to OTHELLO_SIZE_MAX (16); 8 gives the
+ * same board as othello_board_new(). NULL with INVALID_ARGUMENT for any
+ * other size.
+ */
+struct othello_board *othello_board_new_sized(int size);
+
+/**
+ * The number of squares per side of `b` (4..16; 8 for the standard board),
+ * so that its squares are 0 .. size * size - 1. -1 if `b` is NULL.
+ */
+int othello_board_size(const struct othello_board *b);
+
+/**
  * An independent copy of `b`, history included. NULL if `b` is NULL.
  */
 struct othello_board *othello_board_clone(const struct othello_board *b);
@@ -437,8 +500,9 @@ void othello_board_free(struct othello_board *b);
 othello_color othello_board_side_to_move(const struct othello_board *b);
 
 /**
- * The disc on `square` (0..63). OTHELLO_COLOR_EMPTY for an empty square, and
- * also (with the last error set) if `b` is NULL or `square` is out of range.
+ * The disc on `square` (0 .. size * size - 1). OTHELLO_COLOR_EMPTY for an
+ * empty square, and also (with the last error set: INVALID_SQUARE) if `b`
+ * is NULL or `square` is out of range for the board's size.
  */
 othello_color othello_board_get(const struct othello_board *b, int square);
 
@@ -473,8 +537,9 @@ bool othello_board_is_legal(const struct othello_board *b, int square);
  * Previews a move: the squares that playing `square` would flip, ascending,
  * into `(flips, cap)`, and their number into `*n_flips` (may be NULL).
  * `flips` may be NULL with `cap` 0 to ask only for the number. Fails with
- * INVALID_SQUARE, ILLEGAL_MOVE (occupied or flips nothing), GAME_OVER, or
- * BUFFER_TOO_SMALL (the number needed goes to `*n_flips`).
+ * INVALID_SQUARE (outside 0 .. size * size - 1), ILLEGAL_MOVE (occupied or
+ * flips nothing), GAME_OVER, or BUFFER_TOO_SMALL (the number needed goes to
+ * `*n_flips`).
  */
 othello_status othello_board_flips(const struct othello_board *b,
                                    int square,
@@ -553,22 +618,28 @@ othello_status othello_board_history(const struct othello_board *b,
                                      size_t *n);
 
 /**
- * Parses a square name, `a1`..`h8` (column letter in either case, then the
- * row digit), into `*square` (0..63). PARSE_ERROR for anything else.
+ * Parses a square name of the 8x8 board, `a1`..`h8` (column letter in
+ * either case, then the row digit), into `*square` (0..63). PARSE_ERROR for
+ * anything else. For other sizes, see othello_square_parse_sized().
  */
 othello_status othello_square_parse(const char *text, int *square);
 
 /**
- * Writes the name of `square` (`a1`..`h8`, lower case, NUL-terminated) into
- * `(buf, len)`; `len` must be at least 3. INVALID_SQUARE outside 0..63.
+ * Writes the name of `square` of the 8x8 board (`a1`..`h8`, lower case,
+ * NUL-terminated) into `(buf, len)`; `len` must be at least 3.
+ * INVALID_SQUARE outside 0..63. For other sizes, see
+ * othello_square_name_sized().
  */
 othello_status othello_square_name(int square, char *buf, size_t len);
 
 /**
- * Writes the board string: 64 characters for a1, b1, .. h1, a2, .. h8 (`X`
- * black, `O` white, `-` empty), a space, and `X` or `O` for the side to move;
- * 66 characters plus the NUL, so `len` must be at least 67.
- * `*out_n` (may be NULL) gets 66, or the size needed on BUFFER_TOO_SMALL.
+ * Writes the board string: one character per square, row by row from a1
+ * (a1, b1, .. h1, a2, .. h8 on 8x8; `X` black, `O` white, `-` empty), a
+ * space, and `X` or `O` for the side to move: size * size + 2 characters
+ * plus the NUL (66 + 1 on 8x8, 258 + 1 on 16x16), so the number of squares
+ * alone tells the size (16, 36, 64, 100, 144, 196 or 256 squares).
+ * `*out_n` (may be NULL) gets the length, or the size needed on
+ * BUFFER_TOO_SMALL.
  */
 othello_status othello_board_to_string(const struct othello_board *b,
                                        char *buf,
@@ -577,18 +648,22 @@ othello_status othello_board_to_string(const struct othello_board *b,
 
 /**
  * A new game from a board string as written by othello_board_to_string(),
- * with no history. On input `x`/`*`/`B` also mean black, `o`/`W` white and
- * `.` empty; surrounding whitespace is ignored. NULL on failure
- * (othello_last_status() gives PARSE_ERROR or NULL_ARGUMENT).
+ * of any size, with no history: the number of squares before the space
+ * (16, 36, 64, .., 256) gives the board size. On input `x`/`*`/`B` also
+ * mean black, `o`/`W` white and `.` empty; surrounding whitespace is
+ * ignored. NULL on failure (othello_last_status() gives PARSE_ERROR, for a
+ * string of any other length too, or NULL_ARGUMENT).
  */
 struct othello_board *othello_board_from_string(const char *text);
 
 /**
  * Writes the moves played from the standard start as a transcript,
- * `f5d6c3...` (lower case, passes left out), NUL-terminated. An empty
- * history gives "". `*out_n` (may be NULL) gets the length, or the size
- * needed on BUFFER_TOO_SMALL; 121 bytes always suffice. For a board made
- * from a board string, the transcript holds the moves since that position.
+ * `f5d6c3...` (lower case, square names concatenated, `j10` on boards from
+ * 10x10; passes left out), NUL-terminated. An empty history gives "".
+ * `*out_n` (may be NULL) gets the length, or the size needed on
+ * BUFFER_TOO_SMALL; 3 * size * size + 1 bytes always suffice (121 on 8x8).
+ * For a board made from a board string, the transcript holds the moves
+ * since that position.
  */
 othello_status othello_board_transcript(const struct othello_board *b,
                                         char *buf,
@@ -596,15 +671,48 @@ othello_status othello_board_transcript(const struct othello_board *b,
                                         size_t *out_n);
 
 /**
- * A new game with the moves of a transcript played from the standard start
- * (either case, whitespace allowed between moves; passes are implied and
- * recorded in the history). NULL on failure (PARSE_ERROR naming the bad move).
+ * A new 8x8 game with the moves of a transcript played from the standard
+ * start (either case, whitespace allowed between moves; passes are implied
+ * and recorded in the history). NULL on failure (PARSE_ERROR naming the bad
+ * move). For other sizes, see othello_board_from_transcript_sized().
  */
 struct othello_board *othello_board_from_transcript(const char *text);
 
 /**
+ * A new game of the `size`x`size` board (see othello_board_new_sized()) with
+ * the moves of a transcript played from its standard start: square names
+ * `a1`..`p16` concatenated (`c4j10`: a move starts with its letter), either
+ * case, whitespace allowed between moves; passes are implied and recorded
+ * in the history. Size 8 is othello_board_from_transcript(). NULL on
+ * failure: INVALID_ARGUMENT for a bad size, PARSE_ERROR naming the bad move,
+ * NULL_ARGUMENT.
+ */
+struct othello_board *othello_board_from_transcript_sized(int size, const char *text);
+
+/**
+ * Parses a square name of the `size`x`size` board into `*square`
+ * (`row * size + col`): a column letter `a`.. (either case) then the row
+ * number 1..size without leading zero, both on that board: `a1`..`d4` on
+ * 4x4, `a1`..`j10` on 10x10, `a1`..`p16` on 16x16. INVALID_ARGUMENT for a
+ * bad size, PARSE_ERROR for anything else.
+ */
+othello_status othello_square_parse_sized(int size, const char *text, int *square);
+
+/**
+ * Writes the name of `square` (`row * size + col`) of the `size`x`size`
+ * board into `(buf, len)`, lower case and NUL-terminated: `a1`..`p16`, so
+ * `len` must be 4 for sizes from 10 (3 suffices below). INVALID_ARGUMENT
+ * for a bad size, INVALID_SQUARE outside 0 .. size * size - 1.
+ */
+othello_status othello_square_name_sized(int size, int square, char *buf, size_t len);
+
+/**
  * A new engine with a transposition table of `hash_mb` MiB (0 = the default,
- * 64 MiB). NULL if `hash_mb` is above 65536 or memory runs out.
+ * 64 MiB). NULL if `hash_mb` is above 65536 or memory runs out. An engine
+ * searches boards of every size; the first search of a board other than
+ * 8x8 adds a second table of the same size for them (the evaluation chosen
+ * with othello_engine_set_evaluation() is the 8x8 one: other sizes always
+ * use the size-generic evaluation).
  */
 struct othello_engine *othello_engine_new(size_t hash_mb);
 
@@ -667,6 +775,39 @@ othello_status othello_engine_analyze(struct othello_engine *e,
  * the side to move must pass). GAME_OVER when the game is over.
  */
 othello_status othello_board_best_move(const struct othello_board *b, int level, int *move);
+
+/**
+ * Chooses the evaluation of `e`'s later searches: OTHELLO_EVALUATION_V1,
+ * or OTHELLO_EVALUATION_TRAINED with the weights built into the library
+ * (dropping weights loaded earlier). Clears the engine's table.
+ * INVALID_ARGUMENT for another value; BUSY during a search.
+ */
+othello_status othello_engine_set_evaluation(struct othello_engine *e,
+                                             othello_evaluation evaluation);
+
+/**
+ * The evaluation `e` searches with; OTHELLO_EVALUATION_V1 for NULL or
+ * while a search runs on `e` (the last error says BUSY).
+ */
+othello_evaluation othello_engine_get_evaluation(const struct othello_engine *e);
+
+/**
+ * Loads pattern weights (a file written by `othello-train`) from `path`
+ * and makes `e` search with them (OTHELLO_EVALUATION_TRAINED). A file that
+ * cannot be read is INVALID_ARGUMENT, as is a corrupt, truncated or
+ * incompatible one (the last error says what is wrong); on failure the
+ * engine keeps its evaluation. Clears the engine's table on success.
+ */
+othello_status othello_engine_load_weights(struct othello_engine *e, const char *path);
+
+/**
+ * As othello_engine_load_weights(), from the `len` bytes at `data` (the
+ * content of a weights file). The bytes are copied; `data` may be freed
+ * after the call.
+ */
+othello_status othello_engine_load_weights_buffer(struct othello_engine *e,
+                                                  const uint8_t *data,
+                                                  size_t len);
 
 #ifdef __cplusplus
 }  // extern "C"

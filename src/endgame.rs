@@ -188,6 +188,8 @@ impl<'a> Budget<'a> {
 pub struct Solver<'t, 'b> {
     pub table: &'t mut Table,
     pub budget: &'t mut Budget<'b>,
+    /// The evaluation of the midgame searches that order moves.
+    pub eval: &'t crate::pattern::Evaluator,
 }
 
 impl Solver<'_, '_> {
@@ -532,6 +534,7 @@ impl Solver<'_, '_> {
                     let mut searcher = crate::search::Searcher {
                         table: self.table,
                         budget: self.budget,
+                        eval: self.eval,
                     };
                     let inf = crate::search::INF;
                     // The reply's value is the opponent's: higher is worse for us.
@@ -619,6 +622,7 @@ mod tests {
             let mut s = Solver {
                 table: &mut table,
                 budget: &mut budget,
+                eval: &crate::pattern::Evaluator::V1,
             };
             assert_eq!(s.solve(pos, -INF, INF).unwrap(), exact, "{pos:?}");
             // Null windows around the score give consistent bounds.

@@ -15,6 +15,7 @@ use crate::endgame::{Budget, Solver};
 use crate::error::Error;
 use crate::eval::SCALE;
 use crate::hash::{Table, NO_MOVE};
+use crate::pattern::Evaluator;
 use crate::position::Position;
 use crate::rng::Rng;
 use crate::search::{Searcher, INF};
@@ -138,6 +139,8 @@ pub struct MoveScore {
 /// An engine owns a transposition table, reused across the moves of a game.
 pub struct Engine {
     table: Table,
+    /// The evaluation at the midgame search's leaves.
+    eval: Evaluator,
 }
 
 /// The default table size in MiB.
@@ -151,7 +154,21 @@ impl Engine {
             } else {
                 hash_mb
             }),
+            eval: Evaluator::default(),
         }
+    }
+
+    /// The evaluation this engine's searches use.
+    pub fn evaluator(&self) -> &Evaluator {
+        &self.eval
+    }
+
+    /// Chooses the evaluation of later searches (levels keep their
+    /// meaning). The table is cleared: its midgame scores came from the
+    /// previous evaluation.
+    pub fn set_evaluator(&mut self, eval: Evaluator) {
+        self.eval = eval;
+        self.table.clear();
     }
 
     /// Forgets the table (for a new game).
@@ -186,7 +203,7 @@ impl Engine {
             pv: Vec::new(),
         };
         if pos.legal_moves().is_empty() {
-            result.score = -crate::eval::evaluate(pos.pass());
+            result.score = -self.eval.evaluate(pos.pass());
             result.elapsed = start.elapsed();
             return Ok(result);
         }
@@ -301,6 +318,7 @@ impl Engine {
             let mut solver = Solver {
                 table: &mut self.table,
                 budget,
+                eval: &self.eval,
             };
             let solved = if exact {
                 solve_with_aspiration(&mut solver, pos, result.score / SCALE)
@@ -334,6 +352,7 @@ impl Engine {
                         let mut solver = Solver {
                             table: &mut self.table,
                             budget,
+                            eval: &self.eval,
                         };
                         match solver.solve(child, -64, 64) {
                             Ok(v) => scored.push((sq, -v * SCALE)),
@@ -413,6 +432,7 @@ impl Engine {
         let mut searcher = Searcher {
             table: &mut self.table,
             budget,
+            eval: &self.eval,
         };
         for (i, &(sq, _)) in root.iter().enumerate() {
             let child = pos.play_with(sq, pos.flips(sq));
@@ -515,12 +535,14 @@ impl Engine {
                 let mut solver = Solver {
                     table: &mut self.table,
                     budget: &mut budget,
+                    eval: &self.eval,
                 };
                 solver.solve(child, -64, 64).map(|v| -v * SCALE)
             } else {
                 let mut searcher = Searcher {
                     table: &mut self.table,
                     budget: &mut budget,
+                    eval: &self.eval,
                 };
                 searcher
                     .pvs(child, limits.depth.max(1) - 1, -INF, INF)

@@ -24,6 +24,7 @@
 pub mod bitboard;
 pub mod classic;
 pub mod color;
+pub mod datagen;
 pub mod endgame;
 pub mod engine;
 pub mod error;
@@ -32,11 +33,14 @@ pub mod ffi;
 pub mod game;
 pub mod hash;
 pub mod notation;
+pub mod pattern;
 pub mod perft;
 pub mod position;
 pub mod rng;
 pub mod search;
+pub mod sized;
 pub mod square;
+pub mod training;
 
 pub use bitboard::Bitboard;
 pub use color::Color;

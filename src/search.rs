@@ -5,8 +5,9 @@
 //! (`eval::SCALE` per disc); finished games score their exact result.
 
 use crate::endgame::{Abort, Budget};
-use crate::eval::{evaluate, SCALE};
+use crate::eval::SCALE;
 use crate::hash::{Table, NO_MOVE};
+use crate::pattern::Evaluator;
 use crate::position::{flips_of, moves_of, neighbours, Position};
 use crate::square::Square;
 
@@ -34,17 +35,19 @@ const SQUARE_VALUE: [i32; 64] = [
 pub struct Searcher<'t, 'b> {
     pub table: &'t mut Table,
     pub budget: &'t mut Budget<'b>,
+    /// The evaluation at the depth limit.
+    pub eval: &'t Evaluator,
 }
 
 /// The value at the depth limit: the evaluation, except for the finished
 /// games that are cheap to see (a side wiped out, or a full board), which
 /// get their exact result.
 #[inline]
-fn leaf(p: u64, o: u64) -> i32 {
+fn leaf(eval: &Evaluator, p: u64, o: u64) -> i32 {
     if p == 0 || o == 0 || p | o == u64::MAX {
         terminal(p, o)
     } else {
-        evaluate(Position::new(crate::Bitboard(p), crate::Bitboard(o)))
+        eval.evaluate(Position::new(crate::Bitboard(p), crate::Bitboard(o)))
     }
 }
 
@@ -72,7 +75,7 @@ impl Searcher<'_, '_> {
     ) -> Result<i32, Abort> {
         self.budget.tick()?;
         if depth == 0 {
-            return Ok(leaf(p, o));
+            return Ok(leaf(self.eval, p, o));
         }
         let moves = moves_of(p, o);
         if moves == 0 {
@@ -196,7 +199,7 @@ mod tests {
     /// Plain negamax over the same evaluation: no pruning, no table.
     fn minimax(p: u64, o: u64, depth: u32, passed: bool) -> i32 {
         if depth == 0 {
-            return leaf(p, o);
+            return leaf(&Evaluator::V1, p, o);
         }
         let moves = moves_of(p, o);
         if moves == 0 {
@@ -247,6 +250,7 @@ mod tests {
                 let mut s = Searcher {
                     table: &mut table,
                     budget: &mut budget,
+                    eval: &Evaluator::V1,
                 };
                 assert_eq!(
                     s.pvs(pos, depth, -INF, INF).unwrap(),
@@ -270,6 +274,7 @@ mod tests {
         let mut s = Searcher {
             table: &mut table,
             budget: &mut budget,
+            eval: &Evaluator::V1,
         };
         assert_eq!(-s.pvs(child, 3, -INF, INF).unwrap(), -64 * SCALE);
     }

@@ -5,6 +5,7 @@
 //! - `api_test.c`: the API contract of `include/othello.h`;
 //! - `perft.c`: move generation through the API from the start position;
 //! - `header_twice.c`: the header included twice, as C99 and as C++17;
+//! - `sizes_test.c`: boards of every size from 4x4 to 16x16;
 //!
 //! against the shared library, the static library, the static library under
 //! AddressSanitizer + UndefinedBehaviorSanitizer, and (when installed) the
@@ -178,7 +179,10 @@ fn build(
 /// Runs a built program and returns its stdout.
 fn run_program(exe: &Path, args: &[&str], env_vars: &[(&str, &str)]) -> String {
     let mut cmd = Command::new(exe);
-    cmd.args(args);
+    // cargo's LD_LIBRARY_PATH lists target/<profile> before deps/, where a
+    // stale libothello.so from an earlier `cargo build` would win over the
+    // rpath: the program must load the library this test run built.
+    cmd.env_remove("LD_LIBRARY_PATH").args(args);
     for (k, v) in env_vars {
         cmd.env(k, v);
     }
@@ -349,6 +353,39 @@ fn api_test_valgrind() {
     let stdout = String::from_utf8_lossy(&out.stdout);
     print!("{stdout}");
     assert_api_test_passed(&stdout);
+}
+
+fn assert_sizes_test_passed(stdout: &str) {
+    assert!(
+        stdout.contains("sizes_test: ") && stdout.contains(" checks passed"),
+        "sizes_test did not report its checks:\n{stdout}"
+    );
+}
+
+#[test]
+fn sizes_test_shared() {
+    let exe = build(
+        "cc",
+        C11_FLAGS,
+        &[],
+        "sizes_test.c",
+        Link::Shared,
+        "sizes_test_shared",
+    );
+    assert_sizes_test_passed(&run_program(&exe, &[], &[]));
+}
+
+#[test]
+fn sizes_test_sanitized() {
+    let exe = build(
+        "cc",
+        C11_FLAGS,
+        SANITIZE_FLAGS,
+        "sizes_test.c",
+        Link::Static,
+        "sizes_test_sanitized",
+    );
+    assert_sizes_test_passed(&run_program(&exe, &[], ASAN_ENV));
 }
 
 fn assert_engine_test_passed(stdout: &str) {

@@ -6,6 +6,8 @@
 //!   chosen from the board the game prints), finished by `auto`, with the
 //!   computer moving first, in standard notation, with the real engine,
 //!   seeded;
+//! - games on other board sizes (`--size`: 4x4 to 16x16, scripted on 6x6
+//!   and 10x10), checked by a model of any size and the printed layout;
 //! - every command (help, ?, instructions, printboard, suggest, log, stats,
 //!   undo, redo, auto, quit, stop) and every kind of wrong input;
 //! - end of input at each of the three opening questions, at "Move:" and at
@@ -1277,7 +1279,13 @@ fn end_of_input_at_every_prompt() {
 fn command_line() {
     let run = play(&["--help"], "");
     run.assert_clean_exit();
-    for flag in ["--engine LEVEL", "--standard", "--seed N", "--help"] {
+    for flag in [
+        "--engine LEVEL",
+        "--standard",
+        "--seed N",
+        "--size N",
+        "--help",
+    ] {
         assert!(run.stdout.contains(flag), "--help lists {flag}");
     }
     for bad in [
@@ -1285,6 +1293,11 @@ fn command_line() {
         &["--engine"],
         &["--engine", "x"],
         &["--seed", "-3"],
+        &["--size", "7"],
+        &["--size", "18"],
+        &["--size", "2"],
+        &["--size", "x"],
+        &["--size"],
         &["--bogus"],
         &["extra"],
     ] {
@@ -1301,6 +1314,370 @@ fn banner_names_the_original() {
     assert!(run
         .stdout
         .starts_with("OTHELLO v1.1.8\nby Jonathan Dubman (1986)\n"));
+}
+
+// ---------------------------------------------------------------------------
+// Other board sizes (--size N)
+
+/// A board of any size: the model of the rules and the printed layout.
+#[derive(Clone, Debug)]
+struct Grid {
+    n: usize,
+    cells: Vec<u8>,
+}
+
+impl Grid {
+    /// The library's start on the NxN board: white on the upper-left and
+    /// lower-right centre squares.
+    fn start(n: usize) -> Grid {
+        let mut cells = vec![EMPTY; n * n];
+        let h = n / 2;
+        cells[(h - 1) * n + h - 1] = b'O';
+        cells[h * n + h] = b'O';
+        cells[(h - 1) * n + h] = b'X';
+        cells[h * n + h - 1] = b'X';
+        Grid { n, cells }
+    }
+
+    fn flips(&self, square: usize, side: u8) -> Vec<usize> {
+        let n = self.n as i32;
+        let mut all = Vec::new();
+        if self.cells[square] != EMPTY {
+            return all;
+        }
+        let (row, col) = (square as i32 / n, square as i32 % n);
+        for (dr, dc) in DIRECTIONS {
+            let mut line = Vec::new();
+            let (mut r, mut c) = (row + dr, col + dc);
+            while (0..n).contains(&r) && (0..n).contains(&c) {
+                let sq = (r * n + c) as usize;
+                if self.cells[sq] == opponent(side) {
+                    line.push(sq);
+                } else {
+                    if self.cells[sq] == side {
+                        all.extend(&line);
+                    }
+                    break;
+                }
+                r += dr;
+                c += dc;
+            }
+        }
+        all
+    }
+
+    fn legal_moves(&self, side: u8) -> Vec<usize> {
+        (0..self.n * self.n)
+            .filter(|&sq| !self.flips(sq, side).is_empty())
+            .collect()
+    }
+
+    fn apply(&self, square: usize, side: u8) -> Grid {
+        let mut next = self.clone();
+        for sq in self.flips(square, side) {
+            next.cells[sq] = side;
+        }
+        next.cells[square] = side;
+        next
+    }
+
+    fn count(&self, side: u8) -> usize {
+        self.cells.iter().filter(|&&c| c == side).count()
+    }
+
+    /// The name of a square: row letter and column number ("J10"), or with
+    /// the standard notation column letter and row number ("j10").
+    fn name(&self, square: usize, standard: bool) -> String {
+        let (row, col) = (square / self.n, square % self.n);
+        if standard {
+            format!("{}{}", (b'a' + col as u8) as char, row + 1)
+        } else {
+            format!("{}{}", (b'A' + row as u8) as char, col + 1)
+        }
+    }
+
+    fn parse(&self, text: &str, standard: bool) -> Option<usize> {
+        let letter = text.chars().next()?.to_ascii_lowercase();
+        let number: usize = text.get(1..)?.parse().ok()?;
+        let index = (letter as u8).checked_sub(b'a')? as usize;
+        let (row, col) = if standard {
+            (number.checked_sub(1)?, index)
+        } else {
+            (index, number.checked_sub(1)?)
+        };
+        (row < self.n && col < self.n).then_some(row * self.n + col)
+    }
+}
+
+/// A board of any size as printed by the game.
+#[derive(Clone, Debug)]
+struct SizedBoard {
+    grid: Grid,
+    message: String,
+}
+
+/// Column width and row label width of the printed NxN board.
+fn layout(n: usize, standard: bool) -> (usize, usize) {
+    let cell = if n >= 10 { 3 } else { 2 };
+    let label = if standard && n >= 10 { 2 } else { 1 };
+    (cell, label)
+}
+
+/// The column labels above and below the NxN board.
+fn column_labels(n: usize, standard: bool) -> String {
+    let (cell, label) = layout(n, standard);
+    let mut s = " ".repeat(label);
+    for col in 0..n {
+        let text = if standard {
+            ((b'a' + col as u8) as char).to_string()
+        } else {
+            (col + 1).to_string()
+        };
+        s.push_str(&format!("{text:>cell$}"));
+    }
+    s
+}
+
+/// Every NxN board in `out`, checking each one's layout (aligned columns,
+/// labels on both sides, the same labels above and below) and score line.
+fn sized_boards(out: &str, n: usize, standard: bool) -> Vec<SizedBoard> {
+    let (cell, label_width) = layout(n, standard);
+    let header = format!("{}     You:", column_labels(n, standard));
+    let lines: Vec<&str> = out.lines().collect();
+    let mut found = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        let Some(p) = line.find(&header) else {
+            continue;
+        };
+        assert!(i + n + 1 < lines.len(), "a board is cut short:\n{out}");
+        let mut grid = Grid::start(n);
+        let mut message = String::new();
+        for row in 0..n {
+            let text = lines[i + 1 + row];
+            let label = if standard {
+                (row + 1).to_string()
+            } else {
+                ((b'A' + row as u8) as char).to_string()
+            };
+            let width = label_width + cell * n;
+            assert!(
+                text.starts_with(&format!("{label:>label_width$}"))
+                    && text[width..].starts_with(&format!(" {label}")),
+                "board row {label} is malformed: {text:?}"
+            );
+            let b = text.as_bytes();
+            for col in 0..n {
+                let at = label_width + cell * col;
+                assert!(
+                    b[at..at + cell - 1].iter().all(|&c| c == b' '),
+                    "row {label}: columns out of line in {text:?}"
+                );
+                let c = b[at + cell - 1];
+                assert!(matches!(c, b'X' | b'O' | b'-'), "row {label}: {text:?}");
+                grid.cells[row * n + col] = c;
+            }
+            let rest = &text[width + 1 + label.len()..];
+            if row == 1 {
+                message = rest.trim().to_string();
+            } else {
+                assert!(rest.is_empty(), "row {label} has trailing text: {text:?}");
+            }
+        }
+        assert_eq!(
+            lines[i + 1 + n],
+            column_labels(n, standard),
+            "the column labels below the board"
+        );
+        let (you, me) = (grid.count(b'X'), grid.count(b'O'));
+        let ahead = match you.cmp(&me) {
+            std::cmp::Ordering::Equal => "We are tied.".to_string(),
+            std::cmp::Ordering::Greater => plural("You are ahead by", you - me),
+            std::cmp::Ordering::Less => plural("I am ahead by", me - you),
+        };
+        assert_eq!(
+            &line[p + header.len() - "     You:".len()..],
+            format!("     You: {you:2}  Me: {me:2}    {ahead}"),
+            "score line"
+        );
+        found.push(SizedBoard { grid, message });
+    }
+    found
+}
+
+/// Checks a whole session on the NxN board as `check_game` does on 8x8:
+/// every board follows from the one before by a legal move with its flips
+/// or a forced pass, the computer announced its moves, and a finished game
+/// ends with the right tally. Returns the number of moves seen.
+fn check_sized_game(out: &str, n: usize, standard: bool) -> (usize, bool) {
+    let boards = sized_boards(out, n, standard);
+    let first = boards.first().expect("the game printed no board");
+    assert_eq!(first.message, "Beginning new game");
+    assert_eq!(first.grid.cells, Grid::start(n).cells, "the start position");
+    let mut side = match boards.get(1) {
+        Some(b) if b.grid.count(b'X') == 1 => b'O',
+        _ => b'X',
+    };
+    let mut grid = first.grid.clone();
+    let mut moves = 0;
+    let mut o_moves = Vec::new();
+    for b in &boards[1..] {
+        match b.message.as_str() {
+            "Reprint of Board" => {
+                assert_eq!(b.grid.cells, grid.cells);
+                continue;
+            }
+            "You took back your move" | "Your move is replayed" => {
+                grid = b.grid.clone();
+                side = b'X';
+                o_moves.clear();
+                continue;
+            }
+            _ => {}
+        }
+        if b.message.contains("pass") {
+            assert!(
+                grid.legal_moves(side).is_empty(),
+                "a pass with a legal move"
+            );
+            assert_eq!(b.grid.cells, grid.cells, "a pass changed the board");
+            side = opponent(side);
+            continue;
+        }
+        let placed: Vec<usize> = (0..n * n)
+            .filter(|&sq| grid.cells[sq] == EMPTY && b.grid.cells[sq] != EMPTY)
+            .collect();
+        assert_eq!(placed.len(), 1, "one new disc per move: {placed:?}");
+        let square = placed[0];
+        assert_eq!(b.grid.cells[square], side, "moved out of turn");
+        let taken = grid.flips(square, side).len();
+        assert!(taken > 0, "illegal move {}", grid.name(square, standard));
+        assert_eq!(
+            b.grid.cells,
+            grid.apply(square, side).cells,
+            "the board after a move"
+        );
+        assert_eq!(
+            b.message,
+            format!(
+                "{} just took {taken} piece{}",
+                side as char,
+                if taken == 1 { "" } else { "s" }
+            )
+        );
+        if side == b'O' {
+            o_moves.push(square);
+        }
+        grid = b.grid.clone();
+        side = opponent(side);
+        moves += 1;
+    }
+    let announced: Vec<usize> = out
+        .lines()
+        .filter_map(|l| l.strip_prefix("Computer moves at "))
+        .map(|name| grid.parse(name.trim(), standard).expect("a square name"))
+        .collect();
+    assert!(
+        announced.ends_with(&o_moves),
+        "announced {announced:?}, played {o_moves:?}"
+    );
+    let over = out.contains("\nThe Game is Over.\n");
+    if over {
+        assert!(grid.legal_moves(b'X').is_empty() && grid.legal_moves(b'O').is_empty());
+        let (you, me) = (grid.count(b'X'), grid.count(b'O'));
+        assert!(
+            out.contains(&format!("\nFINAL TALLY\nYou:  {you}\nMe:   {me}\n")),
+            "the final tally"
+        );
+    }
+    (moves, over)
+}
+
+#[test]
+fn scripted_game_on_6x6() {
+    // B3 is the original's row B, column 3: one of black's four openings.
+    let script = "\n\n0\nprintboard\nA1\nG1\nB3\nlog\nstats\nsuggest\nundo\nredo\nauto\n0\n";
+    let run = play(&["--size", "6"], script);
+    run.assert_clean_exit();
+    let (moves, over) = check_sized_game(&run.stdout, 6, false);
+    assert!(over && moves >= 8, "{}", run.context());
+    let plain = unprompted(&run.stdout);
+    assert!(plain.contains("\n 1: X at B3 taking  1  X ahead by  3  Total taken =  1\n"));
+    assert!(plain.contains("Statistics after 2 turns (30 empty squares):"));
+    assert!(plain.contains("I suggest moving at "));
+    // A1 is on the board but illegal; G1 is off it.
+    assert_eq!(occurrences(&plain, "Illegal move"), 2);
+    let boards = sized_boards(&run.stdout, 6, false);
+    assert!(boards
+        .iter()
+        .any(|b| b.message == "You took back your move"));
+    // The 6x6 board is printed as the original prints 8x8: two characters a
+    // column, rows A-F.
+    assert!(run
+        .stdout
+        .contains("\n  1 2 3 4 5 6     You:  2  Me:  2    We are tied.\nA - - - - - - A\n"));
+}
+
+#[test]
+fn scripted_game_on_10x10() {
+    // E4 (row E, column 4) opens; J10 is the last square, A11 is off the
+    // board: both are refused as illegal moves.
+    let script = "\n\n1\nJ10\nA11\nE4\nlog\nauto\n1\n";
+    let run = play(&["--size", "10"], script);
+    run.assert_clean_exit();
+    let (moves, over) = check_sized_game(&run.stdout, 10, false);
+    assert!(over && moves >= 20, "{}", run.context());
+    let plain = unprompted(&run.stdout);
+    assert_eq!(occurrences(&plain, "Illegal move"), 2);
+    assert!(plain.contains("\n 1: X at E4  taking  1  X ahead by  3  Total taken =  1\n"));
+    // Three characters a column: the two-digit numbers line up.
+    assert!(run.stdout.contains(
+        "\n   1  2  3  4  5  6  7  8  9 10     You:  2  Me:  2    We are tied.\n\
+         A  -  -  -  -  -  -  -  -  -  - A\n"
+    ));
+    // Typed moves with a two-digit column are read as such.
+    let run = play(&["--size", "10"], "\n\n0\nE4\nauto\n0\n");
+    let grid = Grid::start(10);
+    assert_eq!(grid.parse("J10", false), Some(99));
+    let (_, over) = check_sized_game(&run.stdout, 10, false);
+    assert!(over);
+}
+
+#[test]
+fn standard_notation_on_10x10_with_the_engine() {
+    let run = play(
+        &["--size", "10", "--standard", "--engine", "2"],
+        "\n\ne4\nauto\n1\n",
+    );
+    run.assert_clean_exit();
+    let (moves, over) = check_sized_game(&run.stdout, 10, true);
+    assert!(over && moves >= 20, "{}", run.context());
+    // Row numbers are right-aligned in two characters.
+    assert!(run.stdout.contains("\n 9  -"));
+    assert!(run.stdout.contains("\n10 "));
+    assert!(run
+        .stdout
+        .contains("\n    a  b  c  d  e  f  g  h  i  j     You:  2  Me:  2"));
+}
+
+#[test]
+fn every_size_plays_to_the_end() {
+    for n in [4, 8, 12, 14, 16] {
+        let size = n.to_string();
+        for (first, standard) in [("\n", false), ("n\n", true)] {
+            let mut args = vec!["--size", &size];
+            if standard {
+                args.push("--standard");
+            }
+            let run = play(&args, &format!("\n{first}0\nauto\n0\n"));
+            run.assert_clean_exit();
+            let (moves, over) = check_sized_game(&run.stdout, n, standard);
+            assert!(over && moves > 0, "{n}x{n}\n{}", run.context());
+            if n == 8 && !standard {
+                // Size 8 is the standard board, printed exactly as without --size.
+                check_game(&run.stdout);
+            }
+        }
+    }
 }
 
 // ---------------------------------------------------------------------------

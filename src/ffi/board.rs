@@ -4,36 +4,239 @@ use super::{
     boundary, boundary_status, othello_color, othello_color_arg, othello_status, read_str,
     write_ints, write_str, Failure,
 };
-use crate::bitboard::Bitboard;
+use crate::error::Error;
 use crate::game::{Game, Move};
 use crate::notation;
+use crate::sized::{self, AnyGame};
 use crate::square::Square;
 use crate::Color;
 use othello_status::*;
 use std::ffi::{c_char, c_int};
 
-/// A game: the position, the side to move and the full history of turns
-/// (moves and passes) for undo and redo. Opaque; create it with
-/// othello_board_new(), othello_board_from_string() or
-/// othello_board_from_transcript(), release it with othello_board_free().
+/// A game: the board size, the position, the side to move and the full
+/// history of turns (moves and passes) for undo and redo. Opaque; create it
+/// with othello_board_new(), othello_board_new_sized(),
+/// othello_board_from_string() or othello_board_from_transcript[_sized](),
+/// release it with othello_board_free(). Every board function works on every
+/// size.
 ///
 /// Threads: a board may be moved between threads. Calls taking a
 /// `const othello_board *` may run on one board from several threads at once;
 /// a call taking `othello_board *` must not overlap any other call on it.
 pub struct othello_board {
-    pub(crate) game: Game,
+    pub(crate) game: BoardGame,
+}
+
+/// The smallest board side: othello_board_new_sized(OTHELLO_SIZE_MIN) is 4x4.
+pub const OTHELLO_SIZE_MIN: c_int = 4;
+
+/// The largest board side (16x16, squares 0..255, names a1..p16).
+pub const OTHELLO_SIZE_MAX: c_int = 16;
+
+/// The game behind a handle: the dedicated 8x8 game, or a game of another
+/// size through the size-generic code.
+#[derive(Debug)]
+pub(crate) enum BoardGame {
+    Standard(Game),
+    Sized(Box<dyn AnyGame>),
+}
+
+impl Clone for BoardGame {
+    fn clone(&self) -> Self {
+        match self {
+            BoardGame::Standard(g) => BoardGame::Standard(g.clone()),
+            BoardGame::Sized(g) => BoardGame::Sized(g.clone_box()),
+        }
+    }
+}
+
+fn ints(squares: impl Iterator<Item = u32>) -> Vec<c_int> {
+    squares.map(|s| s as c_int).collect()
+}
+
+impl BoardGame {
+    /// Squares per side.
+    pub(crate) fn size(&self) -> u32 {
+        match self {
+            BoardGame::Standard(_) => 8,
+            BoardGame::Sized(g) => g.size(),
+        }
+    }
+
+    /// `square` as an index of this board, range-checked.
+    pub(crate) fn square(&self, square: c_int) -> Result<u32, Failure> {
+        match self {
+            BoardGame::Standard(_) => square_arg(square).map(|s| s.index() as u32),
+            BoardGame::Sized(g) => sized_square_arg(g.size(), square),
+        }
+    }
+
+    fn side_to_move(&self) -> Color {
+        match self {
+            BoardGame::Standard(g) => g.side_to_move(),
+            BoardGame::Sized(g) => g.side_to_move(),
+        }
+    }
+
+    /// The disc on a square of the board (checked by `square`).
+    fn at(&self, sq: u32) -> Option<Color> {
+        match self {
+            BoardGame::Standard(g) => g.at(Square::from_index_unchecked(sq as u8)),
+            BoardGame::Sized(g) => g.at(sq),
+        }
+    }
+
+    fn count(&self, c: Option<Color>) -> u32 {
+        match (self, c) {
+            (BoardGame::Standard(g), Some(color)) => g.discs(color).count(),
+            (BoardGame::Standard(g), None) => g.position().empties().count(),
+            (BoardGame::Sized(g), c) => g.count(c),
+        }
+    }
+
+    fn legal_moves(&self) -> Vec<c_int> {
+        match self {
+            BoardGame::Standard(g) => squares(g.legal_moves()),
+            BoardGame::Sized(g) => ints(g.legal_moves().into_iter()),
+        }
+    }
+
+    /// The number of legal moves of the side to move.
+    pub(crate) fn legal_count(&self) -> usize {
+        match self {
+            BoardGame::Standard(g) => g.legal_moves().count() as usize,
+            BoardGame::Sized(g) => g.legal_moves().len(),
+        }
+    }
+
+    fn mobility(&self, color: Color) -> u32 {
+        match self {
+            BoardGame::Standard(g) if color == g.side_to_move() => {
+                g.position().legal_moves().count()
+            }
+            BoardGame::Standard(g) => g.position().opponent_moves().count(),
+            BoardGame::Sized(g) => g.mobility(color),
+        }
+    }
+
+    fn is_legal(&self, sq: u32) -> bool {
+        match self {
+            BoardGame::Standard(g) => g
+                .legal_moves()
+                .contains(Square::from_index_unchecked(sq as u8)),
+            BoardGame::Sized(g) => g.legal_moves().contains(&sq),
+        }
+    }
+
+    /// The squares a move would flip, ascending.
+    fn preview(&self, sq: u32) -> Result<Vec<c_int>, Error> {
+        match self {
+            BoardGame::Standard(g) => g
+                .preview(Square::from_index_unchecked(sq as u8))
+                .map(squares),
+            BoardGame::Sized(g) => g.preview(sq).map(|f| ints(f.into_iter())),
+        }
+    }
+
+    fn play(&mut self, sq: u32) -> Result<(), Error> {
+        match self {
+            BoardGame::Standard(g) => g.play(Square::from_index_unchecked(sq as u8)).map(drop),
+            BoardGame::Sized(g) => g.play(sq).map(drop),
+        }
+    }
+
+    fn pass(&mut self) -> Result<(), Error> {
+        match self {
+            BoardGame::Standard(g) => g.pass(),
+            BoardGame::Sized(g) => g.pass(),
+        }
+    }
+
+    fn undo(&mut self) -> Result<(), Error> {
+        match self {
+            BoardGame::Standard(g) => g.undo().map(drop),
+            BoardGame::Sized(g) => g.undo(),
+        }
+    }
+
+    fn redo(&mut self) -> Result<(), Error> {
+        match self {
+            BoardGame::Standard(g) => g.redo().map(drop),
+            BoardGame::Sized(g) => g.redo(),
+        }
+    }
+
+    fn plies(&self) -> usize {
+        match self {
+            BoardGame::Standard(g) => g.plies(),
+            BoardGame::Sized(g) => g.plies(),
+        }
+    }
+
+    fn can_redo(&self) -> bool {
+        match self {
+            BoardGame::Standard(g) => g.can_redo(),
+            BoardGame::Sized(g) => g.can_redo(),
+        }
+    }
+
+    fn must_pass(&self) -> bool {
+        match self {
+            BoardGame::Standard(g) => g.must_pass(),
+            BoardGame::Sized(g) => g.must_pass(),
+        }
+    }
+
+    pub(crate) fn is_game_over(&self) -> bool {
+        match self {
+            BoardGame::Standard(g) => g.is_game_over(),
+            BoardGame::Sized(g) => g.is_game_over(),
+        }
+    }
+
+    /// The turns played: squares, and OTHELLO_PASS for passes.
+    fn history(&self) -> Vec<c_int> {
+        match self {
+            BoardGame::Standard(g) => g
+                .moves()
+                .map(|m| match m {
+                    Move::Play(sq) => sq.index() as c_int,
+                    Move::Pass => OTHELLO_PASS,
+                })
+                .collect(),
+            BoardGame::Sized(g) => g
+                .history()
+                .into_iter()
+                .map(|m| m.map_or(OTHELLO_PASS, |sq| sq as c_int))
+                .collect(),
+        }
+    }
+
+    fn board_string(&self) -> String {
+        match self {
+            BoardGame::Standard(g) => notation::board_string(g),
+            BoardGame::Sized(g) => g.board_string(),
+        }
+    }
+
+    fn transcript(&self) -> String {
+        match self {
+            BoardGame::Standard(g) => notation::transcript(g),
+            BoardGame::Sized(g) => g.transcript(),
+        }
+    }
 }
 
 /// The value of "pass" in move lists and search results.
 pub const OTHELLO_PASS: c_int = -1;
 
-pub(crate) unsafe fn board_ref<'a>(b: *const othello_board) -> Result<&'a Game, Failure> {
+pub(crate) unsafe fn board_ref<'a>(b: *const othello_board) -> Result<&'a BoardGame, Failure> {
     b.as_ref()
         .map(|b| &b.game)
         .ok_or_else(|| Failure::null("board"))
 }
 
-unsafe fn board_mut<'a>(b: *mut othello_board) -> Result<&'a mut Game, Failure> {
+unsafe fn board_mut<'a>(b: *mut othello_board) -> Result<&'a mut BoardGame, Failure> {
     b.as_mut()
         .map(|b| &mut b.game)
         .ok_or_else(|| Failure::null("board"))
@@ -48,6 +251,36 @@ pub(crate) fn square_arg(square: c_int) -> Result<Square, Failure> {
     })
 }
 
+/// A square of the `n`x`n` board (not the dedicated 8x8 one), range-checked.
+fn sized_square_arg(n: u32, square: c_int) -> Result<u32, Failure> {
+    if (0..(n * n) as c_int).contains(&square) {
+        Ok(square as u32)
+    } else {
+        Err(Failure::new(
+            OTHELLO_STATUS_INVALID_SQUARE,
+            format!(
+                "square {square} is outside the {n}x{n} board (0..{})",
+                n * n - 1
+            ),
+        ))
+    }
+}
+
+/// A board size from C, checked: the even numbers 4..16.
+fn size_arg(size: c_int) -> Result<u32, Failure> {
+    if sized::valid_size(size.into()) {
+        Ok(size as u32)
+    } else {
+        Err(Failure::new(
+            OTHELLO_STATUS_INVALID_ARGUMENT,
+            format!(
+                "board size {size} is not supported: the sizes are the even numbers \
+                 {OTHELLO_SIZE_MIN}..{OTHELLO_SIZE_MAX}"
+            ),
+        ))
+    }
+}
+
 fn color_arg(c: othello_color_arg) -> Result<Option<Color>, Failure> {
     match c {
         0 => Ok(None),
@@ -60,11 +293,15 @@ fn color_arg(c: othello_color_arg) -> Result<Option<Color>, Failure> {
     }
 }
 
-fn squares(b: Bitboard) -> Vec<c_int> {
+fn squares(b: crate::Bitboard) -> Vec<c_int> {
     b.map(|s| s.index() as c_int).collect()
 }
 
 fn into_handle(game: Game) -> *mut othello_board {
+    into_board(BoardGame::Standard(game))
+}
+
+fn into_board(game: BoardGame) -> *mut othello_board {
     Box::into_raw(Box::new(othello_board { game }))
 }
 
@@ -75,11 +312,36 @@ pub extern "C" fn othello_board_new() -> *mut othello_board {
     boundary(std::ptr::null_mut(), || Ok(into_handle(Game::new())))
 }
 
+/// A new game at the standard start of the `size`x`size` board (the four
+/// centre squares: white on the upper-left and lower-right ones, black on the
+/// two others, as d4 e5 / d5 e4 on 8x8), black to move. `size` is an even
+/// number from OTHELLO_SIZE_MIN (4) to OTHELLO_SIZE_MAX (16); 8 gives the
+/// same board as othello_board_new(). NULL with INVALID_ARGUMENT for any
+/// other size.
+#[no_mangle]
+pub extern "C" fn othello_board_new_sized(size: c_int) -> *mut othello_board {
+    boundary(std::ptr::null_mut(), || {
+        let n = size_arg(size)?;
+        Ok(if n == 8 {
+            into_handle(Game::new())
+        } else {
+            into_board(BoardGame::Sized(sized::new_game(n.into())?))
+        })
+    })
+}
+
+/// The number of squares per side of `b` (4..16; 8 for the standard board),
+/// so that its squares are 0 .. size * size - 1. -1 if `b` is NULL.
+#[no_mangle]
+pub unsafe extern "C" fn othello_board_size(b: *const othello_board) -> c_int {
+    boundary(-1, || Ok(board_ref(b)?.size() as c_int))
+}
+
 /// An independent copy of `b`, history included. NULL if `b` is NULL.
 #[no_mangle]
 pub unsafe extern "C" fn othello_board_clone(b: *const othello_board) -> *mut othello_board {
     boundary(std::ptr::null_mut(), || {
-        Ok(into_handle(board_ref(b)?.clone()))
+        Ok(into_board(board_ref(b)?.clone()))
     })
 }
 
@@ -102,8 +364,9 @@ pub unsafe extern "C" fn othello_board_side_to_move(b: *const othello_board) -> 
     })
 }
 
-/// The disc on `square` (0..63). OTHELLO_COLOR_EMPTY for an empty square, and
-/// also (with the last error set) if `b` is NULL or `square` is out of range.
+/// The disc on `square` (0 .. size * size - 1). OTHELLO_COLOR_EMPTY for an
+/// empty square, and also (with the last error set: INVALID_SQUARE) if `b`
+/// is NULL or `square` is out of range for the board's size.
 #[no_mangle]
 pub unsafe extern "C" fn othello_board_get(
     b: *const othello_board,
@@ -111,7 +374,7 @@ pub unsafe extern "C" fn othello_board_get(
 ) -> othello_color {
     boundary(othello_color::OTHELLO_COLOR_EMPTY, || {
         let game = board_ref(b)?;
-        Ok(game.at(square_arg(square)?).into())
+        Ok(game.at(game.square(square)?).into())
     })
 }
 
@@ -124,11 +387,7 @@ pub unsafe extern "C" fn othello_board_count(
 ) -> c_int {
     boundary(-1, || {
         let game = board_ref(b)?;
-        let discs = match color_arg(c)? {
-            Some(color) => game.discs(color),
-            None => game.position().empties(),
-        };
-        Ok(discs.count() as c_int)
+        Ok(game.count(color_arg(c)?) as c_int)
     })
 }
 
@@ -143,7 +402,7 @@ pub unsafe extern "C" fn othello_board_legal_moves(
     cap: usize,
 ) -> usize {
     boundary(0, || {
-        let list = squares(board_ref(b)?.legal_moves());
+        let list = board_ref(b)?.legal_moves();
         if moves.is_null() && cap > 0 {
             return Err(Failure::null("moves (with cap > 0)"));
         }
@@ -165,18 +424,13 @@ pub unsafe extern "C" fn othello_board_mobility(
 ) -> c_int {
     boundary(-1, || {
         let game = board_ref(b)?;
-        let pos = game.position();
-        let moves = match color_arg(c)? {
-            Some(color) if color == game.side_to_move() => pos.legal_moves(),
-            Some(_) => pos.opponent_moves(),
-            None => {
-                return Err(Failure::new(
-                    OTHELLO_STATUS_INVALID_ARGUMENT,
-                    "mobility of OTHELLO_COLOR_EMPTY: pass _BLACK or _WHITE",
-                ))
-            }
-        };
-        Ok(moves.count() as c_int)
+        match color_arg(c)? {
+            Some(color) => Ok(game.mobility(color) as c_int),
+            None => Err(Failure::new(
+                OTHELLO_STATUS_INVALID_ARGUMENT,
+                "mobility of OTHELLO_COLOR_EMPTY: pass _BLACK or _WHITE",
+            )),
+        }
     })
 }
 
@@ -186,24 +440,25 @@ pub unsafe extern "C" fn othello_board_mobility(
 pub unsafe extern "C" fn othello_board_is_legal(b: *const othello_board, square: c_int) -> bool {
     boundary(false, || {
         let game = board_ref(b)?;
-        Ok(game.legal_moves().contains(square_arg(square)?))
+        Ok(game.is_legal(game.square(square)?))
     })
 }
 
 unsafe fn flips_out(
-    flipped: Bitboard,
+    flipped: &[c_int],
     flips: *mut c_int,
     cap: usize,
     n_flips: *mut usize,
 ) -> Result<(), Failure> {
-    write_ints(&squares(flipped), flips, cap, n_flips, "flips")
+    write_ints(flipped, flips, cap, n_flips, "flips")
 }
 
 /// Previews a move: the squares that playing `square` would flip, ascending,
 /// into `(flips, cap)`, and their number into `*n_flips` (may be NULL).
 /// `flips` may be NULL with `cap` 0 to ask only for the number. Fails with
-/// INVALID_SQUARE, ILLEGAL_MOVE (occupied or flips nothing), GAME_OVER, or
-/// BUFFER_TOO_SMALL (the number needed goes to `*n_flips`).
+/// INVALID_SQUARE (outside 0 .. size * size - 1), ILLEGAL_MOVE (occupied or
+/// flips nothing), GAME_OVER, or BUFFER_TOO_SMALL (the number needed goes to
+/// `*n_flips`).
 #[no_mangle]
 pub unsafe extern "C" fn othello_board_flips(
     b: *const othello_board,
@@ -214,8 +469,8 @@ pub unsafe extern "C" fn othello_board_flips(
 ) -> othello_status {
     boundary_status(|| {
         let game = board_ref(b)?;
-        let flipped = game.preview(square_arg(square)?)?;
-        flips_out(flipped, flips, cap, n_flips)
+        let flipped = game.preview(game.square(square)?)?;
+        flips_out(&flipped, flips, cap, n_flips)
     })
 }
 
@@ -233,9 +488,9 @@ pub unsafe extern "C" fn othello_board_play(
 ) -> othello_status {
     boundary_status(|| {
         let game = board_mut(b)?;
-        let sq = square_arg(square)?;
+        let sq = game.square(square)?;
         let flipped = game.preview(sq)?;
-        flips_out(flipped, flips, cap, n_flips)?;
+        flips_out(&flipped, flips, cap, n_flips)?;
         game.play(sq)?;
         Ok(())
     })
@@ -253,14 +508,14 @@ pub unsafe extern "C" fn othello_board_pass(b: *mut othello_board) -> othello_st
 /// of the history.
 #[no_mangle]
 pub unsafe extern "C" fn othello_board_undo(b: *mut othello_board) -> othello_status {
-    boundary_status(|| board_mut(b)?.undo().map(drop).map_err(Failure::from))
+    boundary_status(|| board_mut(b)?.undo().map_err(Failure::from))
 }
 
 /// Replays the last turn taken back by othello_board_undo(). NOTHING_TO_REDO
 /// if there is none (a new move or pass clears the redo list).
 #[no_mangle]
 pub unsafe extern "C" fn othello_board_redo(b: *mut othello_board) -> othello_status {
-    boundary_status(|| board_mut(b)?.redo().map(drop).map_err(Failure::from))
+    boundary_status(|| board_mut(b)?.redo().map_err(Failure::from))
 }
 
 /// True if there is a turn to undo. False for NULL.
@@ -308,19 +563,14 @@ pub unsafe extern "C" fn othello_board_history(
     n: *mut usize,
 ) -> othello_status {
     boundary_status(|| {
-        let list: Vec<c_int> = board_ref(b)?
-            .moves()
-            .map(|m| match m {
-                Move::Play(sq) => sq.index() as c_int,
-                Move::Pass => OTHELLO_PASS,
-            })
-            .collect();
+        let list = board_ref(b)?.history();
         write_ints(&list, turns, cap, n, "turns")
     })
 }
 
-/// Parses a square name, `a1`..`h8` (column letter in either case, then the
-/// row digit), into `*square` (0..63). PARSE_ERROR for anything else.
+/// Parses a square name of the 8x8 board, `a1`..`h8` (column letter in
+/// either case, then the row digit), into `*square` (0..63). PARSE_ERROR for
+/// anything else. For other sizes, see othello_square_parse_sized().
 #[no_mangle]
 pub unsafe extern "C" fn othello_square_parse(
     text: *const c_char,
@@ -337,8 +587,10 @@ pub unsafe extern "C" fn othello_square_parse(
     })
 }
 
-/// Writes the name of `square` (`a1`..`h8`, lower case, NUL-terminated) into
-/// `(buf, len)`; `len` must be at least 3. INVALID_SQUARE outside 0..63.
+/// Writes the name of `square` of the 8x8 board (`a1`..`h8`, lower case,
+/// NUL-terminated) into `(buf, len)`; `len` must be at least 3.
+/// INVALID_SQUARE outside 0..63. For other sizes, see
+/// othello_square_name_sized().
 #[no_mangle]
 pub unsafe extern "C" fn othello_square_name(
     square: c_int,
@@ -351,10 +603,13 @@ pub unsafe extern "C" fn othello_square_name(
     })
 }
 
-/// Writes the board string: 64 characters for a1, b1, .. h1, a2, .. h8 (`X`
-/// black, `O` white, `-` empty), a space, and `X` or `O` for the side to move;
-/// 66 characters plus the NUL, so `len` must be at least 67.
-/// `*out_n` (may be NULL) gets 66, or the size needed on BUFFER_TOO_SMALL.
+/// Writes the board string: one character per square, row by row from a1
+/// (a1, b1, .. h1, a2, .. h8 on 8x8; `X` black, `O` white, `-` empty), a
+/// space, and `X` or `O` for the side to move: size * size + 2 characters
+/// plus the NUL (66 + 1 on 8x8, 258 + 1 on 16x16), so the number of squares
+/// alone tells the size (16, 36, 64, 100, 144, 196 or 256 squares).
+/// `*out_n` (may be NULL) gets the length, or the size needed on
+/// BUFFER_TOO_SMALL.
 #[no_mangle]
 pub unsafe extern "C" fn othello_board_to_string(
     b: *const othello_board,
@@ -363,28 +618,40 @@ pub unsafe extern "C" fn othello_board_to_string(
     out_n: *mut usize,
 ) -> othello_status {
     boundary_status(|| {
-        let text = notation::board_string(board_ref(b)?);
+        let text = board_ref(b)?.board_string();
         write_str(&text, buf, len, out_n)
     })
 }
 
 /// A new game from a board string as written by othello_board_to_string(),
-/// with no history. On input `x`/`*`/`B` also mean black, `o`/`W` white and
-/// `.` empty; surrounding whitespace is ignored. NULL on failure
-/// (othello_last_status() gives PARSE_ERROR or NULL_ARGUMENT).
+/// of any size, with no history: the number of squares before the space
+/// (16, 36, 64, .., 256) gives the board size. On input `x`/`*`/`B` also
+/// mean black, `o`/`W` white and `.` empty; surrounding whitespace is
+/// ignored. NULL on failure (othello_last_status() gives PARSE_ERROR, for a
+/// string of any other length too, or NULL_ARGUMENT).
 #[no_mangle]
 pub unsafe extern "C" fn othello_board_from_string(text: *const c_char) -> *mut othello_board {
     boundary(std::ptr::null_mut(), || {
         let text = read_str(text, "text")?;
-        Ok(into_handle(notation::parse_board(text)?))
+        match sized::notation::board_string_size(text) {
+            Some(n) if n != 8 => Ok(into_board(BoardGame::Sized(sized::parse_board(text)?))),
+            Some(_) => Ok(into_handle(notation::parse_board(text)?)),
+            None => Err(Failure::new(
+                OTHELLO_STATUS_PARSE_ERROR,
+                "board string: expected 16, 36, 64, 100, 144, 196 or 256 squares \
+                 (4x4 .. 16x16), a space and X or O",
+            )),
+        }
     })
 }
 
 /// Writes the moves played from the standard start as a transcript,
-/// `f5d6c3...` (lower case, passes left out), NUL-terminated. An empty
-/// history gives "". `*out_n` (may be NULL) gets the length, or the size
-/// needed on BUFFER_TOO_SMALL; 121 bytes always suffice. For a board made
-/// from a board string, the transcript holds the moves since that position.
+/// `f5d6c3...` (lower case, square names concatenated, `j10` on boards from
+/// 10x10; passes left out), NUL-terminated. An empty history gives "".
+/// `*out_n` (may be NULL) gets the length, or the size needed on
+/// BUFFER_TOO_SMALL; 3 * size * size + 1 bytes always suffice (121 on 8x8).
+/// For a board made from a board string, the transcript holds the moves
+/// since that position.
 #[no_mangle]
 pub unsafe extern "C" fn othello_board_transcript(
     b: *const othello_board,
@@ -393,18 +660,88 @@ pub unsafe extern "C" fn othello_board_transcript(
     out_n: *mut usize,
 ) -> othello_status {
     boundary_status(|| {
-        let text = notation::transcript(board_ref(b)?);
+        let text = board_ref(b)?.transcript();
         write_str(&text, buf, len, out_n)
     })
 }
 
-/// A new game with the moves of a transcript played from the standard start
-/// (either case, whitespace allowed between moves; passes are implied and
-/// recorded in the history). NULL on failure (PARSE_ERROR naming the bad move).
+/// A new 8x8 game with the moves of a transcript played from the standard
+/// start (either case, whitespace allowed between moves; passes are implied
+/// and recorded in the history). NULL on failure (PARSE_ERROR naming the bad
+/// move). For other sizes, see othello_board_from_transcript_sized().
 #[no_mangle]
 pub unsafe extern "C" fn othello_board_from_transcript(text: *const c_char) -> *mut othello_board {
     boundary(std::ptr::null_mut(), || {
         let text = read_str(text, "text")?;
         Ok(into_handle(notation::parse_transcript(text)?))
+    })
+}
+
+/// A new game of the `size`x`size` board (see othello_board_new_sized()) with
+/// the moves of a transcript played from its standard start: square names
+/// `a1`..`p16` concatenated (`c4j10`: a move starts with its letter), either
+/// case, whitespace allowed between moves; passes are implied and recorded
+/// in the history. Size 8 is othello_board_from_transcript(). NULL on
+/// failure: INVALID_ARGUMENT for a bad size, PARSE_ERROR naming the bad move,
+/// NULL_ARGUMENT.
+#[no_mangle]
+pub unsafe extern "C" fn othello_board_from_transcript_sized(
+    size: c_int,
+    text: *const c_char,
+) -> *mut othello_board {
+    boundary(std::ptr::null_mut(), || {
+        let n = size_arg(size)?;
+        let text = read_str(text, "text")?;
+        Ok(if n == 8 {
+            into_handle(notation::parse_transcript(text)?)
+        } else {
+            into_board(BoardGame::Sized(sized::parse_transcript(n.into(), text)?))
+        })
+    })
+}
+
+/// Parses a square name of the `size`x`size` board into `*square`
+/// (`row * size + col`): a column letter `a`.. (either case) then the row
+/// number 1..size without leading zero, both on that board: `a1`..`d4` on
+/// 4x4, `a1`..`j10` on 10x10, `a1`..`p16` on 16x16. INVALID_ARGUMENT for a
+/// bad size, PARSE_ERROR for anything else.
+#[no_mangle]
+pub unsafe extern "C" fn othello_square_parse_sized(
+    size: c_int,
+    text: *const c_char,
+    square: *mut c_int,
+) -> othello_status {
+    boundary_status(|| {
+        let n = size_arg(size)?;
+        let text = read_str(text, "text")?;
+        if square.is_null() {
+            return Err(Failure::null("square"));
+        }
+        let sq = sized::notation::parse_square(n, text)?;
+        *square = sq as c_int;
+        Ok(())
+    })
+}
+
+/// Writes the name of `square` (`row * size + col`) of the `size`x`size`
+/// board into `(buf, len)`, lower case and NUL-terminated: `a1`..`p16`, so
+/// `len` must be 4 for sizes from 10 (3 suffices below). INVALID_ARGUMENT
+/// for a bad size, INVALID_SQUARE outside 0 .. size * size - 1.
+#[no_mangle]
+pub unsafe extern "C" fn othello_square_name_sized(
+    size: c_int,
+    square: c_int,
+    buf: *mut c_char,
+    len: usize,
+) -> othello_status {
+    boundary_status(|| {
+        let n = size_arg(size)?;
+        let sq = sized_square_arg(n, square)?;
+        write_str(
+            &sized::notation::square_name(n, sq),
+            buf,
+            len,
+            std::ptr::null_mut(),
+        )
     })
 }

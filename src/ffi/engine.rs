@@ -1,9 +1,10 @@
 //! C functions over the search engine `othello_engine`.
 
-use super::board::{board_ref, othello_board, OTHELLO_PASS};
+use super::board::{board_ref, othello_board, BoardGame, OTHELLO_PASS};
 use super::{boundary, boundary_status, othello_status, Failure};
 use crate::engine::{Engine, Limits, Progress, SearchResult, Strategy, MAX_LEVEL};
 use crate::eval::SCALE;
+use crate::sized::engine::{SizedEngine, SizedProgress, SizedResult};
 use crate::square::Square;
 use othello_status::*;
 use std::cell::UnsafeCell;
@@ -67,6 +68,7 @@ pub type othello_progress_fn =
 #[repr(C)]
 pub struct othello_search_limits {
     /// sizeof(othello_search_limits) as the caller knows it; set by init.
+    /// A size ending inside a field is INVALID_ARGUMENT.
     pub struct_size: usize,
     /// 0..60 (see the level table in README); -1 to use `depth`,
     /// `exact_empties` and `wld_empties` instead. Default 10.
@@ -147,16 +149,20 @@ pub struct othello_engine {
     stop: AtomicBool,
     busy: AtomicBool,
     engine: UnsafeCell<Engine>,
+    /// The engine of the boards other than 8x8, made at their first search
+    /// with a table of `hash_mb` MiB.
+    sized: UnsafeCell<Option<SizedEngine>>,
+    hash_mb: usize,
 }
 
 // SAFETY: the engine behind the UnsafeCell is only reached while `busy` is held.
 unsafe impl Sync for othello_engine {}
 
 /// Holds an engine's busy flag for one call.
-struct Claim<'a>(&'a othello_engine);
+pub(super) struct Claim<'a>(&'a othello_engine);
 
 impl<'a> Claim<'a> {
-    fn take(e: &'a othello_engine) -> Result<Claim<'a>, Failure> {
+    pub(super) fn take(e: &'a othello_engine) -> Result<Claim<'a>, Failure> {
         if e.busy
             .compare_exchange(false, true, Ordering::Acquire, Ordering::Relaxed)
             .is_err()
@@ -170,9 +176,17 @@ impl<'a> Claim<'a> {
     }
 
     #[allow(clippy::mut_from_ref)]
-    fn engine(&self) -> &mut Engine {
+    pub(super) fn engine(&self) -> &mut Engine {
         // SAFETY: the busy flag gives this call exclusive access.
         unsafe { &mut *self.0.engine.get() }
+    }
+
+    /// The engine for boards other than 8x8, made on first use.
+    #[allow(clippy::mut_from_ref)]
+    pub(super) fn sized_engine(&self) -> &mut SizedEngine {
+        // SAFETY: the busy flag gives this call exclusive access.
+        let slot = unsafe { &mut *self.0.sized.get() };
+        slot.get_or_insert_with(|| SizedEngine::new(self.0.hash_mb))
     }
 }
 
@@ -182,7 +196,9 @@ impl Drop for Claim<'_> {
     }
 }
 
-unsafe fn engine_ref<'a>(e: *const othello_engine) -> Result<&'a othello_engine, Failure> {
+pub(super) unsafe fn engine_ref<'a>(
+    e: *const othello_engine,
+) -> Result<&'a othello_engine, Failure> {
     e.as_ref().ok_or_else(|| Failure::null("engine"))
 }
 
@@ -197,7 +213,11 @@ fn discs(centi: i32) -> c_int {
 }
 
 /// A new engine with a transposition table of `hash_mb` MiB (0 = the default,
-/// 64 MiB). NULL if `hash_mb` is above 65536 or memory runs out.
+/// 64 MiB). NULL if `hash_mb` is above 65536 or memory runs out. An engine
+/// searches boards of every size; the first search of a board other than
+/// 8x8 adds a second table of the same size for them (the evaluation chosen
+/// with othello_engine_set_evaluation() is the 8x8 one: other sizes always
+/// use the size-generic evaluation).
 #[no_mangle]
 pub extern "C" fn othello_engine_new(hash_mb: usize) -> *mut othello_engine {
     boundary(std::ptr::null_mut(), || {
@@ -211,6 +231,8 @@ pub extern "C" fn othello_engine_new(hash_mb: usize) -> *mut othello_engine {
             stop: AtomicBool::new(false),
             busy: AtomicBool::new(false),
             engine: UnsafeCell::new(Engine::new(hash_mb)),
+            sized: UnsafeCell::new(None),
+            hash_mb,
         })))
     })
 }
@@ -233,6 +255,10 @@ pub unsafe extern "C" fn othello_engine_clear(e: *mut othello_engine) {
     boundary((), || {
         let claim = Claim::take(engine_ref(e)?)?;
         claim.engine().clear();
+        // SAFETY: the claim gives this call exclusive access.
+        if let Some(sized) = unsafe { &mut *claim.0.sized.get() } {
+            sized.clear();
+        }
         Ok(())
     })
 }
@@ -281,6 +307,37 @@ fn default_limits() -> othello_search_limits {
     }
 }
 
+/// True when the first `size` bytes of `othello_search_limits` are whole
+/// fields: `size` is where a field starts or ends (a shorter version of the
+/// struct, padding included or not).
+fn ends_on_a_field(size: usize) -> bool {
+    use std::mem::{offset_of, size_of};
+    type L = othello_search_limits;
+    let fields = [
+        (offset_of!(L, struct_size), size_of::<usize>()),
+        (offset_of!(L, level), size_of::<c_int>()),
+        (offset_of!(L, depth), size_of::<c_int>()),
+        (offset_of!(L, exact_empties), size_of::<c_int>()),
+        (offset_of!(L, wld_empties), size_of::<c_int>()),
+        (offset_of!(L, node_limit), size_of::<u64>()),
+        (offset_of!(L, time_limit_ms), size_of::<i64>()),
+        (offset_of!(L, strategy), size_of::<othello_strategy_arg>()),
+        (offset_of!(L, classic_depth), size_of::<c_int>()),
+        (offset_of!(L, randomness), size_of::<c_int>()),
+        (offset_of!(L, seed), size_of::<u64>()),
+        (offset_of!(L, progress), size_of::<othello_progress_fn>()),
+        (offset_of!(L, userdata), size_of::<*mut c_void>()),
+    ];
+    // A field added to the struct must be added to the list above.
+    const _: () = assert!(
+        offset_of!(L, userdata) + size_of::<*mut c_void>() == size_of::<L>(),
+        "ends_on_a_field() must list every field of othello_search_limits"
+    );
+    fields
+        .iter()
+        .any(|&(start, len)| size == start || size == start + len)
+}
+
 /// Reads the caller's limits: only its first `struct_size` bytes, the rest
 /// keeps the defaults.
 unsafe fn read_limits(lim: *const othello_search_limits) -> Result<othello_search_limits, Failure> {
@@ -295,6 +352,16 @@ unsafe fn read_limits(lim: *const othello_search_limits) -> Result<othello_searc
             OTHELLO_STATUS_INVALID_ARGUMENT,
             format!(
                 "limits.struct_size {size} is invalid: call othello_search_limits_init() first"
+            ),
+        ));
+    }
+    if size < full && !ends_on_a_field(size) {
+        // Copying part of a field would mix the caller's bytes with the
+        // default's: for `progress`, a pointer nobody wrote, then called.
+        return Err(Failure::new(
+            OTHELLO_STATUS_INVALID_ARGUMENT,
+            format!(
+                "limits.struct_size {size} ends inside a field: call othello_search_limits_init() first"
             ),
         ));
     }
@@ -375,6 +442,27 @@ fn square_int(sq: Option<Square>) -> c_int {
     sq.map_or(OTHELLO_PASS, |s| s.index() as c_int)
 }
 
+/// `fill_result` for a search on another board size.
+fn fill_sized_result(r: &SizedResult, out: &mut othello_search_result) {
+    out.r#move = r.best.map_or(OTHELLO_PASS, |s| s as c_int);
+    out.score = discs(r.score);
+    out.exact = r.exact;
+    out.wld = r.wld;
+    out.depth = r.depth as c_int;
+    out.nodes = r.nodes;
+    out.elapsed_ms = r.elapsed.as_millis() as u64;
+    out.stopped = r.stopped;
+    out.pv = [0; OTHELLO_PV_MAX];
+    out.pv_len = r.pv.len().min(OTHELLO_PV_MAX);
+    for (slot, &sq) in out.pv.iter_mut().zip(&r.pv) {
+        *slot = sq as c_int;
+    }
+    if out.pv_len == 0 && r.best.is_none() {
+        out.pv[0] = OTHELLO_PASS;
+        out.pv_len = 1;
+    }
+}
+
 fn fill_result(r: &SearchResult, out: &mut othello_search_result) {
     out.r#move = square_int(r.best);
     out.score = discs(r.score);
@@ -432,6 +520,31 @@ pub unsafe extern "C" fn othello_engine_search(
                 unsafe { cb(&info, raw.userdata) };
             }
         };
+        let game = match game {
+            BoardGame::Standard(g) => g,
+            BoardGame::Sized(g) => {
+                let mut report = |p: &SizedProgress| {
+                    if let Some(cb) = raw.progress {
+                        let pv: Vec<c_int> = p.pv.iter().map(|&s| s as c_int).collect();
+                        let info = othello_search_progress {
+                            depth: p.depth as c_int,
+                            score: discs(p.score),
+                            exact: p.exact,
+                            best_move: p.best.map_or(OTHELLO_PASS, |s| s as c_int),
+                            pv: pv.as_ptr(),
+                            pv_len: pv.len(),
+                            nodes: p.nodes,
+                            elapsed_ms: p.elapsed.as_millis() as u64,
+                        };
+                        // SAFETY: the caller provides a valid callback.
+                        unsafe { cb(&info, raw.userdata) };
+                    }
+                };
+                let r = g.search(claim.sized_engine(), &limits, &engine.stop, &mut report)?;
+                fill_sized_result(&r, out);
+                return Ok(());
+            }
+        };
         let result = claim
             .engine()
             .search(game.position(), &limits, &engine.stop, &mut report)?;
@@ -464,7 +577,7 @@ pub unsafe extern "C" fn othello_engine_analyze(
         if game.is_game_over() {
             return Err(crate::Error::GameOver.into());
         }
-        let count = game.legal_moves().count() as usize;
+        let count = game.legal_count();
         if out.is_null() && cap > 0 {
             return Err(Failure::null("out (with cap > 0)"));
         }
@@ -485,6 +598,23 @@ pub unsafe extern "C" fn othello_engine_analyze(
         }
         let claim = Claim::take(engine)?;
         engine.stop.store(false, Ordering::Release);
+        let game = match game {
+            BoardGame::Standard(g) => g,
+            BoardGame::Sized(g) => {
+                let scores = g.analyze(claim.sized_engine(), &limits, &engine.stop)?;
+                for (i, s) in scores.iter().enumerate() {
+                    *out.add(i) = othello_move_score {
+                        r#move: s.square as c_int,
+                        score: discs(s.score),
+                        exact: s.exact,
+                    };
+                }
+                if !n.is_null() {
+                    *n = scores.len();
+                }
+                return Ok(());
+            }
+        };
         let scores = claim
             .engine()
             .analyze(game.position(), &limits, &engine.stop)?;
@@ -524,8 +654,17 @@ pub unsafe extern "C" fn othello_board_best_move(
         }
         let limits = Limits::level(level as u32).map_err(Failure::from)?;
         let stop = AtomicBool::new(false);
-        let result = Engine::new(16).search(game.position(), &limits, &stop, &mut |_| {})?;
-        *r#move = square_int(result.best);
+        *r#move = match game {
+            BoardGame::Standard(g) => square_int(
+                Engine::new(16)
+                    .search(g.position(), &limits, &stop, &mut |_| {})?
+                    .best,
+            ),
+            BoardGame::Sized(g) => g
+                .search(&mut SizedEngine::new(16), &limits, &stop, &mut |_| {})?
+                .best
+                .map_or(OTHELLO_PASS, |s| s as c_int),
+        };
         Ok(())
     })
 }

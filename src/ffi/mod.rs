@@ -12,6 +12,7 @@
 
 pub mod board;
 pub mod engine;
+pub mod evaluation;
 
 use crate::error::Error;
 use std::cell::RefCell;

@@ -1,0 +1,871 @@
+/*
+ * nboard.c: the engine as an NBoard protocol program.
+ *
+ * NBoard (the Othello GUI) and the tools that speak its protocol start an
+ * engine as a child process and talk to it over its standard input and
+ * output, one command a line. This program answers them with the othello
+ * library's engine, so the library plays in those GUIs and tournament
+ * managers. Protocol version 2 (version 1 is accepted):
+ *
+ *   nboard 2              -> set myname othello<depth>
+ *   set depth N           -> set myname othello<N>   (engine level N, 1..60)
+ *   set game GGF          the game to think about: board (BO), moves (B/W)
+ *   set contempt N        accepted and kept (centidiscs; see below)
+ *   move MV[/EVAL[/TIME]] a move (or PA, a pass) added to the game
+ *   go                    -> status, nodestats and search lines while it
+ *                            thinks, then === MV/EVAL/TIME (not played)
+ *   hint N                -> search MV EVAL 0 DEPTH for the N best moves,
+ *                            deeper and deeper, then an empty status line
+ *   analyze               -> analysis K EVAL for each position of the game,
+ *                            from the last (K = turns played before it)
+ *   ping N                -> stops any search, then pong N
+ *   learn                 -> learned (the library has no book to learn in)
+ *   quit, or end of input ends the program.
+ *
+ * Evaluations are in discs from the side to move's point of view (exact at
+ * the end of the game); times are seconds; DEPTH is the midgame depth, or
+ * the number of empty squares for an exact score. A line this program cannot
+ * use is answered with "error <reason>" and otherwise ignored: no input makes
+ * it stop. The library has no draw value, so "set contempt" changes nothing
+ * in its play.
+ *
+ * Searches run on a second thread while this one reads the next commands:
+ * "ping" and "quit" stop a running search at once (its result is still sent,
+ * before the pong), any other command waits for the search to end.
+ *
+ *   nboard [--hash MB]      (NBoard: add the engine with this command line)
+ *
+ * Build: make -C examples nboard && target/examples/nboard
+ */
+
+#define _POSIX_C_SOURCE 200809L
+
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "othello.h"
+
+#define NAME "othello"
+#define DEFAULT_LEVEL 10
+#define MAX_GGF_MOVES 128
+
+/* ------------------------------------------------------------------------
+ * Output: whole lines, flushed at once, from either thread. */
+
+static pthread_mutex_t out_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void sendf(const char *fmt, ...)
+{
+    va_list ap;
+    pthread_mutex_lock(&out_lock);
+    va_start(ap, fmt);
+    vprintf(fmt, ap);
+    va_end(ap);
+    putchar('\n');
+    fflush(stdout);
+    pthread_mutex_unlock(&out_lock);
+}
+
+/* "error <reason>": the line was not used. */
+static void send_error(const char *fmt, ...)
+{
+    char text[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    /* Keep the reply on one line whatever the input held. */
+    for (char *p = text; *p; p++) {
+        if (*p == '\n' || *p == '\r' || (unsigned char)*p < 0x20) {
+            *p = ' ';
+        }
+    }
+    sendf("error %s", text);
+}
+
+/* The library's detail message of the last failure on this thread. */
+static const char *last_error(void)
+{
+    static _Thread_local char text[256];
+    if (othello_last_error(text, sizeof text, NULL) != OTHELLO_STATUS_OK) {
+        snprintf(text, sizeof text, "%s", othello_status_message(othello_last_status()));
+    }
+    return text;
+}
+
+/* A move as NBoard writes it: "f5", or "PA" for a pass. */
+static const char *move_name(int sq, char buf[3])
+{
+    if (sq == OTHELLO_PASS || othello_square_name(sq, buf, 3) != OTHELLO_STATUS_OK) {
+        return "PA";
+    }
+    return buf;
+}
+
+/* ------------------------------------------------------------------------
+ * Parsing helpers */
+
+static bool parse_long(const char *text, long lo, long hi, long *out)
+{
+    if (text == NULL || *text == '\0') {
+        return false;
+    }
+    char *end;
+    errno = 0;
+    long v = strtol(text, &end, 10);
+    if (errno != 0 || *end != '\0' || end == text || v < lo || v > hi) {
+        return false;
+    }
+    *out = v;
+    return true;
+}
+
+static bool parse_double(const char *text, double *out)
+{
+    if (text == NULL || *text == '\0' || isspace((unsigned char)*text)) {
+        return false;
+    }
+    char *end;
+    errno = 0;
+    double v = strtod(text, &end);
+    if (errno != 0 || *end != '\0' || v != v) {
+        return false;
+    }
+    *out = v;
+    return true;
+}
+
+static bool is_pass_name(const char *s)
+{
+    static const char *const names[] = {"pa", "ps", "pass", "--", "-1"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        size_t n = strlen(names[i]);
+        bool same = strlen(s) == n;
+        for (size_t j = 0; same && j < n; j++) {
+            same = tolower((unsigned char)s[j]) == names[i][j];
+        }
+        if (same) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* A move token, "f5", "F5/1.50/0.3" or "PA", into *sq (OTHELLO_PASS for a
+ * pass). The evaluation and time, when present, must be numbers. */
+static bool parse_move(const char *token, int *sq, char *why, size_t why_len)
+{
+    char text[64];
+    if (strlen(token) >= sizeof text) {
+        snprintf(why, why_len, "move too long");
+        return false;
+    }
+    strcpy(text, token);
+    char *extra = strchr(text, '/');
+    if (extra != NULL) {
+        *extra++ = '\0';
+        char *time_part = strchr(extra, '/');
+        if (time_part != NULL) {
+            *time_part++ = '\0';
+        }
+        double v;
+        if ((*extra != '\0' && !parse_double(extra, &v)) ||
+            (time_part != NULL && *time_part != '\0' && !parse_double(time_part, &v))) {
+            snprintf(why, why_len, "\"%s\": the evaluation and time after the move must be numbers", token);
+            return false;
+        }
+    }
+    if (is_pass_name(text)) {
+        *sq = OTHELLO_PASS;
+        return true;
+    }
+    if (othello_square_parse(text, sq) != OTHELLO_STATUS_OK) {
+        snprintf(why, why_len, "\"%s\" is not a move (a1..h8 or PA)", text);
+        return false;
+    }
+    return true;
+}
+
+/* Plays `sq` (or passes) on `b`. When the side to move has no move but the
+ * GUI sent the other side's move, the pass is implied. On failure `b` is
+ * unchanged and `why` says what was wrong. */
+static bool apply_move(othello_board **b, int sq, char *why, size_t why_len)
+{
+    char name[3];
+    if (othello_board_is_game_over(*b)) {
+        snprintf(why, why_len, "%s after the end of the game", move_name(sq, name));
+        return false;
+    }
+    if (sq == OTHELLO_PASS) {
+        if (othello_board_pass(*b) != OTHELLO_STATUS_OK) {
+            snprintf(why, why_len, "cannot pass: %s", last_error());
+            return false;
+        }
+        return true;
+    }
+    if (othello_board_must_pass(*b)) {
+        othello_board *next = othello_board_clone(*b);
+        if (next == NULL || othello_board_pass(next) != OTHELLO_STATUS_OK ||
+            othello_board_play(next, sq, NULL, 0, NULL) != OTHELLO_STATUS_OK) {
+            snprintf(why, why_len, "illegal move %s: %s", move_name(sq, name), last_error());
+            othello_board_free(next);
+            return false;
+        }
+        othello_board_free(*b);
+        *b = next;
+        return true;
+    }
+    if (othello_board_play(*b, sq, NULL, 0, NULL) != OTHELLO_STATUS_OK) {
+        snprintf(why, why_len, "illegal move %s: %s", move_name(sq, name), last_error());
+        return false;
+    }
+    return true;
+}
+
+/* ------------------------------------------------------------------------
+ * GGF: "(;GM[Othello]PC[..]PB[..]PW[..]TY[8]BO[8 <64 squares> <side>]
+ *        B[F5]W[D6/0.5/1.2]...;)". Squares in BO go a1..h8 by rows, `*`
+ * black, `O` white, `-` empty; the side to move is `*` or `O`. Moves may be
+ * PA (a pass); other properties are skipped. */
+
+struct ggf_move {
+    othello_color color;
+    int square;
+};
+
+static othello_board *parse_ggf(const char *text, char *why, size_t why_len)
+{
+    const char *p = text;
+    while (isspace((unsigned char)*p)) {
+        p++;
+    }
+    if (strncmp(p, "(;", 2) != 0) {
+        snprintf(why, why_len, "a GGF game starts with \"(;\"");
+        return NULL;
+    }
+    p += 2;
+    char board_text[67] = {0};
+    bool have_board = false, closed = false;
+    struct ggf_move moves[MAX_GGF_MOVES];
+    size_t n_moves = 0;
+    char value[256];
+    while (*p) {
+        while (isspace((unsigned char)*p) || *p == ';') {
+            p++;
+        }
+        if (*p == ')') {
+            closed = true;
+            p++;
+            break;
+        }
+        if (*p == '\0') {
+            break;
+        }
+        char tag[9];
+        size_t t = 0;
+        while (isupper((unsigned char)*p) && t < sizeof tag - 1) {
+            tag[t++] = *p++;
+        }
+        tag[t] = '\0';
+        if (t == 0 || *p != '[') {
+            snprintf(why, why_len, "malformed GGF near \"%.20s\"", p);
+            return NULL;
+        }
+        p++;
+        size_t v = 0;
+        bool long_value = false;
+        while (*p && *p != ']') {
+            if (*p == '\\' && p[1] != '\0') {
+                p++;
+            }
+            if (v < sizeof value - 1) {
+                value[v++] = *p;
+            } else {
+                long_value = true;
+            }
+            p++;
+        }
+        value[v] = '\0';
+        if (*p != ']') {
+            snprintf(why, why_len, "GGF property %s[ is not closed", tag);
+            return NULL;
+        }
+        p++;
+        if (strcmp(tag, "GM") == 0) {
+            if (strcmp(value, "Othello") != 0 && strcmp(value, "othello") != 0) {
+                snprintf(why, why_len, "GM[%.40s] is not an Othello game", value);
+                return NULL;
+            }
+        } else if (strcmp(tag, "TY") == 0) {
+            const char *d = value;
+            while (*d && !isdigit((unsigned char)*d)) {
+                d++;
+            }
+            if (strtol(d, NULL, 10) != 8) {
+                snprintf(why, why_len, "TY[%.40s]: only 8x8 boards are supported", value);
+                return NULL;
+            }
+        } else if (strcmp(tag, "BO") == 0) {
+            if (long_value) {
+                snprintf(why, why_len, "BO[...] is too long");
+                return NULL;
+            }
+            const char *b = value;
+            while (isspace((unsigned char)*b)) {
+                b++;
+            }
+            if (b[0] != '8' || !isspace((unsigned char)b[1])) {
+                snprintf(why, why_len, "BO[%.20s...]: only 8x8 boards are supported", value);
+                return NULL;
+            }
+            b += 2;
+            size_t squares = 0;
+            char side = 0;
+            for (; *b; b++) {
+                char c = *b;
+                if (isspace((unsigned char)c)) {
+                    continue;
+                }
+                char mapped = c == '*' || c == 'X' || c == 'x' || c == 'B' ? 'X'
+                            : c == 'O' || c == 'o' || c == 'W'             ? 'O'
+                            : c == '-' || c == '.'                         ? '-'
+                                                                           : 0;
+                if (mapped == 0) {
+                    snprintf(why, why_len, "BO[...]: '%c' is not a square (*, O or -)", c);
+                    return NULL;
+                }
+                if (squares < 64) {
+                    board_text[squares++] = mapped;
+                } else if (side == 0 && mapped != '-') {
+                    side = mapped;
+                } else {
+                    snprintf(why, why_len, "BO[...]: too many squares");
+                    return NULL;
+                }
+            }
+            if (squares < 64 || side == 0) {
+                snprintf(why, why_len, "BO[...]: %zu squares%s; 64 and the side to move (* or O) needed",
+                         squares, side ? "" : " and no side to move");
+                return NULL;
+            }
+            board_text[64] = ' ';
+            board_text[65] = side;
+            board_text[66] = '\0';
+            have_board = true;
+        } else if (strcmp(tag, "B") == 0 || strcmp(tag, "W") == 0) {
+            if (n_moves == MAX_GGF_MOVES) {
+                snprintf(why, why_len, "too many moves");
+                return NULL;
+            }
+            int sq;
+            char move_why[160];
+            if (!parse_move(value, &sq, move_why, sizeof move_why)) {
+                snprintf(why, why_len, "move %zu: %s", n_moves + 1, move_why);
+                return NULL;
+            }
+            moves[n_moves].color = tag[0] == 'B' ? OTHELLO_COLOR_BLACK : OTHELLO_COLOR_WHITE;
+            moves[n_moves].square = sq;
+            n_moves++;
+        }
+        /* Every other property (PC, DT, PB, PW, RE, TI, TM, KM, C, ...) is
+         * about the players and the clock: skipped. */
+    }
+    if (!closed) {
+        snprintf(why, why_len, "a GGF game ends with \")\"");
+        return NULL;
+    }
+    while (isspace((unsigned char)*p)) {
+        p++;
+    }
+    if (*p != '\0') {
+        snprintf(why, why_len, "text after the end of the game: \"%.20s\"", p);
+        return NULL;
+    }
+    othello_board *b = have_board ? othello_board_from_string(board_text) : othello_board_new();
+    if (b == NULL) {
+        snprintf(why, why_len, "BO[...]: %s", last_error());
+        return NULL;
+    }
+    for (size_t i = 0; i < n_moves; i++) {
+        char move_why[200], name[3];
+        othello_color side = othello_board_side_to_move(b);
+        if (moves[i].color != side && !othello_board_is_game_over(b) && othello_board_must_pass(b)) {
+            /* A pass left out of the record. */
+            othello_board_pass(b);
+            side = othello_board_side_to_move(b);
+        }
+        if (moves[i].color != side) {
+            snprintf(why, why_len, "move %zu (%s %s): %s is to move", i + 1,
+                     moves[i].color == OTHELLO_COLOR_BLACK ? "B" : "W", move_name(moves[i].square, name),
+                     side == OTHELLO_COLOR_BLACK ? "black" : "white");
+            othello_board_free(b);
+            return NULL;
+        }
+        if (!apply_move(&b, moves[i].square, move_why, sizeof move_why)) {
+            snprintf(why, why_len, "move %zu: %s", i + 1, move_why);
+            othello_board_free(b);
+            return NULL;
+        }
+    }
+    return b;
+}
+
+/* ------------------------------------------------------------------------
+ * The session and its search thread */
+
+enum job_kind { JOB_GO, JOB_HINT, JOB_ANALYZE };
+
+struct session {
+    othello_board *game;
+    othello_engine *engine;
+    int level;
+    double contempt;
+    int version;
+
+    /* The job on the search thread: its own copy of the game. */
+    bool running;
+    pthread_t thread;
+    atomic_bool done;
+    atomic_bool cancel;
+    enum job_kind kind;
+    othello_board *job_board;
+    int hints;
+};
+
+static double seconds(uint64_t ms)
+{
+    return (double)ms / 1000.0;
+}
+
+/* Progress of a "go" search: thinking output as for hints. */
+static void on_progress(const othello_search_progress *p, void *userdata)
+{
+    struct session *s = userdata;
+    if (atomic_load(&s->cancel)) {
+        othello_engine_stop(s->engine);
+        return;
+    }
+    char pv[3 * OTHELLO_PV_MAX + 1] = "";
+    size_t len = 0;
+    for (size_t i = 0; i < p->pv_len && i < OTHELLO_PV_MAX; i++) {
+        char name[3];
+        const char *m = move_name(p->pv[i], name);
+        memcpy(pv + len, m, 2);
+        len += 2;
+    }
+    pv[len] = '\0';
+    char name[3];
+    sendf("nodestats %" PRIu64 " %.3f", p->nodes, seconds(p->elapsed_ms));
+    sendf("search %s %.2f 0 %d", len > 0 ? pv : move_name(p->best_move, name), (double)p->score, p->depth);
+    sendf("status thinking: %s %s%.0f at depth %d, %" PRIu64 " nodes", move_name(p->best_move, name),
+          p->score >= 0 ? "+" : "", (double)p->score, p->depth, p->nodes);
+}
+
+static void limits_for(struct session *s, int level, othello_search_limits *lim, bool progress)
+{
+    othello_search_limits_init(lim);
+    lim->level = level;
+    if (progress) {
+        lim->progress = on_progress;
+        lim->userdata = s;
+    }
+}
+
+/* The final disc difference for the side to move (empties to the winner). */
+static int final_score(const othello_board *b)
+{
+    othello_color me = othello_board_side_to_move(b);
+    othello_color you = me == OTHELLO_COLOR_BLACK ? OTHELLO_COLOR_WHITE : OTHELLO_COLOR_BLACK;
+    int diff = othello_board_count(b, me) - othello_board_count(b, you);
+    int empties = othello_board_count(b, OTHELLO_COLOR_EMPTY);
+    return diff > 0 ? diff + empties : diff < 0 ? diff - empties : 0;
+}
+
+static void job_go(struct session *s)
+{
+    othello_board *b = s->job_board;
+    if (othello_board_must_pass(b)) {
+        sendf("=== PA");
+        return;
+    }
+    othello_search_limits lim;
+    limits_for(s, s->level, &lim, true);
+    othello_search_result r;
+    sendf("status thinking");
+    if (othello_engine_search(s->engine, b, &lim, &r) != OTHELLO_STATUS_OK) {
+        send_error("go: %s", last_error());
+        return;
+    }
+    char name[3];
+    sendf("=== %s/%.2f/%.3f", move_name(r.move, name), (double)r.score, seconds(r.elapsed_ms));
+}
+
+static void job_hint(struct session *s)
+{
+    othello_board *b = s->job_board;
+    othello_search_limits lim;
+    int empties = othello_board_count(b, OTHELLO_COLOR_EMPTY);
+    if (othello_board_must_pass(b)) {
+        othello_search_result r;
+        limits_for(s, s->level, &lim, false);
+        if (othello_engine_search(s->engine, b, &lim, &r) != OTHELLO_STATUS_OK) {
+            send_error("hint: %s", last_error());
+            return;
+        }
+        sendf("search PA %.2f 0 %d", (double)r.score, r.exact ? empties : r.depth);
+        return;
+    }
+    /* Deeper and deeper: levels 1, 2, ... up to the one set, each scoring
+     * every move; stops early once the scores are exact. */
+    othello_move_score scores[64];
+    for (int level = 1; level <= s->level && !atomic_load(&s->cancel); level++) {
+        size_t n = 0;
+        limits_for(s, level, &lim, false);
+        sendf("status thinking: hints at depth %d", level);
+        if (othello_engine_analyze(s->engine, b, &lim, scores, 64, &n) != OTHELLO_STATUS_OK) {
+            if (!atomic_load(&s->cancel)) {
+                send_error("hint: %s", last_error());
+            }
+            return;
+        }
+        if (atomic_load(&s->cancel)) {
+            return;
+        }
+        for (size_t i = 0; i < n && i < (size_t)s->hints; i++) {
+            char name[3];
+            sendf("search %s %.2f 0 %d", move_name(scores[i].move, name), (double)scores[i].score,
+                  scores[i].exact ? empties : level);
+        }
+        if (n > 0 && scores[0].exact) {
+            break;
+        }
+    }
+}
+
+/* Each position of the game, from the last back to the first (the engine's
+ * table then already knows the endgame when it reaches the middle). */
+static void job_analyze(struct session *s)
+{
+    othello_board *b = s->job_board;
+    int turns = othello_board_move_number(b) - 1;
+    for (int k = turns; k >= 0 && !atomic_load(&s->cancel); k--) {
+        if (k < turns && othello_board_undo(b) != OTHELLO_STATUS_OK) {
+            send_error("analyze: %s", last_error());
+            return;
+        }
+        sendf("status analyzing: position %d of %d", turns - k + 1, turns + 1);
+        int score;
+        if (othello_board_is_game_over(b)) {
+            score = final_score(b);
+        } else {
+            othello_search_limits lim;
+            othello_search_result r;
+            limits_for(s, s->level, &lim, false);
+            if (othello_engine_search(s->engine, b, &lim, &r) != OTHELLO_STATUS_OK) {
+                send_error("analyze: %s", last_error());
+                return;
+            }
+            if (r.stopped) {
+                return;
+            }
+            score = r.score;
+        }
+        sendf("analysis %d %.2f", k, (double)score);
+    }
+}
+
+static void *search_thread(void *arg)
+{
+    struct session *s = arg;
+    switch (s->kind) {
+    case JOB_GO:
+        job_go(s);
+        break;
+    case JOB_HINT:
+        job_hint(s);
+        break;
+    case JOB_ANALYZE:
+        job_analyze(s);
+        break;
+    }
+    sendf("status");
+    atomic_store(&s->done, true);
+    return NULL;
+}
+
+/* Waits for the running job; with `stop`, stops it first. A stop request
+ * is repeated until the job ends: the library ignores one that comes before
+ * its search has started. */
+static void finish_job(struct session *s, bool stop)
+{
+    if (!s->running) {
+        return;
+    }
+    if (stop) {
+        atomic_store(&s->cancel, true);
+        const struct timespec pause = {0, 2 * 1000 * 1000};
+        while (!atomic_load(&s->done)) {
+            othello_engine_stop(s->engine);
+            nanosleep(&pause, NULL);
+        }
+    }
+    pthread_join(s->thread, NULL);
+    othello_board_free(s->job_board);
+    s->job_board = NULL;
+    s->running = false;
+}
+
+static void start_job(struct session *s, enum job_kind kind, const char *what)
+{
+    if (kind != JOB_ANALYZE && othello_board_is_game_over(s->game)) {
+        send_error("%s: the game is over", what);
+        return;
+    }
+    s->job_board = othello_board_clone(s->game);
+    if (s->job_board == NULL) {
+        send_error("%s: %s", what, last_error());
+        return;
+    }
+    s->kind = kind;
+    atomic_store(&s->done, false);
+    atomic_store(&s->cancel, false);
+    if (pthread_create(&s->thread, NULL, search_thread, s) != 0) {
+        send_error("%s: cannot start the search thread", what);
+        othello_board_free(s->job_board);
+        s->job_board = NULL;
+        return;
+    }
+    s->running = true;
+}
+
+/* ------------------------------------------------------------------------
+ * Commands */
+
+static void set_name(const struct session *s)
+{
+    sendf("set myname " NAME "%d", s->level);
+}
+
+/* The next whitespace-separated word of *p, NUL-terminated in place. */
+static char *next_word(char **p)
+{
+    char *s = *p;
+    while (isspace((unsigned char)*s)) {
+        s++;
+    }
+    if (*s == '\0') {
+        *p = s;
+        return NULL;
+    }
+    char *word = s;
+    while (*s && !isspace((unsigned char)*s)) {
+        s++;
+    }
+    if (*s) {
+        *s++ = '\0';
+    }
+    *p = s;
+    return word;
+}
+
+static char *rest_of(char *p)
+{
+    while (isspace((unsigned char)*p)) {
+        p++;
+    }
+    size_t n = strlen(p);
+    while (n > 0 && isspace((unsigned char)p[n - 1])) {
+        p[--n] = '\0';
+    }
+    return p;
+}
+
+static void cmd_set(struct session *s, char *args)
+{
+    char *what = next_word(&args);
+    char *value = rest_of(args);
+    long v;
+    if (what == NULL) {
+        send_error("set: what? (depth, game, contempt)");
+    } else if (strcmp(what, "depth") == 0) {
+        if (!parse_long(value, 1, 60, &v)) {
+            send_error("set depth: \"%.40s\" is not a depth 1..60", value);
+            return;
+        }
+        s->level = (int)v;
+        set_name(s);
+    } else if (strcmp(what, "game") == 0) {
+        char why[256];
+        othello_board *b = parse_ggf(value, why, sizeof why);
+        if (b == NULL) {
+            send_error("set game: %s", why);
+            return;
+        }
+        othello_board_free(s->game);
+        s->game = b;
+    } else if (strcmp(what, "contempt") == 0) {
+        double c;
+        if (!parse_double(value, &c) || c < -6400 || c > 6400) {
+            send_error("set contempt: \"%.40s\" is not a number of centidiscs", value);
+            return;
+        }
+        s->contempt = c;
+    } else {
+        send_error("set %.40s: unknown setting", what);
+    }
+}
+
+static void cmd_move(struct session *s, const char *token)
+{
+    int sq;
+    char why[200];
+    if (token == NULL || *token == '\0') {
+        send_error("move: which move?");
+        return;
+    }
+    if (!parse_move(token, &sq, why, sizeof why) || !apply_move(&s->game, sq, why, sizeof why)) {
+        send_error("move: %s", why);
+    }
+}
+
+/* One input line; false to end the program. */
+static bool handle(struct session *s, char *line)
+{
+    char *p = line;
+    char *cmd = next_word(&p);
+    if (cmd == NULL) {
+        return true; /* a blank line */
+    }
+    if (strcmp(cmd, "ping") == 0) {
+        finish_job(s, true);
+        char *n = next_word(&p);
+        long v;
+        if (n == NULL || !parse_long(n, LONG_MIN, LONG_MAX, &v) || next_word(&p) != NULL) {
+            send_error("ping: a number is needed");
+            return true;
+        }
+        sendf("pong %ld", v);
+        return true;
+    }
+    if (strcmp(cmd, "quit") == 0) {
+        finish_job(s, true);
+        return false;
+    }
+    finish_job(s, false);
+    long v;
+    if (strcmp(cmd, "nboard") == 0) {
+        char *version = next_word(&p);
+        if (version == NULL || !parse_long(version, 1, 2, &v)) {
+            send_error("nboard: protocol version %.20s is not supported (1 or 2)", version ? version : "?");
+            return true;
+        }
+        s->version = (int)v;
+        set_name(s);
+    } else if (strcmp(cmd, "set") == 0) {
+        cmd_set(s, p);
+    } else if (strcmp(cmd, "move") == 0) {
+        cmd_move(s, rest_of(p));
+    } else if (strcmp(cmd, "go") == 0) {
+        start_job(s, JOB_GO, "go");
+    } else if (strcmp(cmd, "hint") == 0) {
+        char *n = next_word(&p);
+        if (n == NULL || !parse_long(n, 1, 1000, &v)) {
+            send_error("hint: how many moves? (hint N, N >= 1)");
+            return true;
+        }
+        s->hints = (int)v;
+        start_job(s, JOB_HINT, "hint");
+    } else if (strcmp(cmd, "analyze") == 0) {
+        start_job(s, JOB_ANALYZE, "analyze");
+    } else if (strcmp(cmd, "learn") == 0) {
+        sendf("learned");
+    } else {
+        /* Protocol version 1 sent a bare move ("F5"). */
+        int sq;
+        char why[200];
+        if (strlen(cmd) == 2 && next_word(&p) == NULL && parse_move(cmd, &sq, why, sizeof why)) {
+            if (!apply_move(&s->game, sq, why, sizeof why)) {
+                send_error("move: %s", why);
+            }
+            return true;
+        }
+        send_error("unknown command \"%.40s\"", cmd);
+    }
+    return true;
+}
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "usage: nboard [--hash MB]\n"
+            "\n"
+            "The othello engine as an NBoard protocol program: commands on standard\n"
+            "input (nboard, set depth, set game, set contempt, move, go, hint, analyze,\n"
+            "ping, learn, quit), replies on standard output. Add it to NBoard or a\n"
+            "tournament manager as an engine with this command line.\n"
+            "\n"
+            "  --hash MB  transposition table size in MiB (default 64)\n"
+            "  --help     show this text\n");
+}
+
+int main(int argc, char **argv)
+{
+    size_t hash_mb = 64;
+    for (int i = 1; i < argc; i++) {
+        long v;
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            usage(stdout);
+            return EXIT_SUCCESS;
+        } else if (strcmp(argv[i], "--hash") == 0 && i + 1 < argc && parse_long(argv[i + 1], 1, 65536, &v)) {
+            hash_mb = (size_t)v;
+            i++;
+        } else {
+            usage(stderr);
+            return 2;
+        }
+    }
+    /* A GUI that went away must not kill us while we write. */
+    signal(SIGPIPE, SIG_IGN);
+
+    struct session s = {0};
+    s.level = DEFAULT_LEVEL;
+    s.game = othello_board_new();
+    s.engine = othello_engine_new(hash_mb);
+    atomic_init(&s.done, true);
+    atomic_init(&s.cancel, false);
+    if (s.game == NULL || s.engine == NULL) {
+        fprintf(stderr, "nboard: %s\n", last_error());
+        return EXIT_FAILURE;
+    }
+
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t len;
+    while ((len = getline(&line, &cap, stdin)) != -1) {
+        if (memchr(line, '\0', (size_t)len) != NULL) {
+            finish_job(&s, false);
+            send_error("a line with a NUL byte");
+            continue;
+        }
+        if (!handle(&s, line)) {
+            break;
+        }
+    }
+    finish_job(&s, true);
+    free(line);
+    othello_engine_free(s.engine);
+    othello_board_free(s.game);
+    return EXIT_SUCCESS;
+}

@@ -1,0 +1,1134 @@
+"""othello: Python bindings of the othello C library (libothello), with ctypes.
+
+No build step: this module loads the shared library and declares every
+function of ``include/othello.h``. Where it looks for the library, in order:
+
+1. the environment variable ``OTHELLO_LIBRARY``: the path of ``libothello.so``
+   (or of a directory holding it);
+2. the build directories of this checkout: ``target/release``,
+   ``target/debug``, then ``target/*/deps`` (where ``cargo test`` puts it);
+3. the system: ``ctypes.util.find_library("othello")`` (an installed library,
+   see README "Installing"), then ``libothello.so`` on the loader's path.
+
+    import othello
+    with othello.Board() as b, othello.Engine(hash_mb=16) as e:
+        print(b.play("f5"))             # the discs it flipped: [Square('e5')]
+        r = e.search(b, level=6)        # a SearchResult
+        b.play(r.move)
+
+Squares are ``Square`` values: integers 0..63 (``row * 8 + col``, a1 = 0,
+h8 = 63) that print as their names (``f5``). Every call that takes a square
+accepts a name (``"f5"``, either case) or an index. A failed library call
+raises an ``OthelloError`` subclass carrying the library's status and detail
+message (``IllegalMoveError``, ``ParseError``, ...). Boards and engines own a
+library handle: it is freed by ``close()``, at the end of a ``with`` block, or
+when the object is garbage collected, whichever comes first.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+import enum
+import glob
+import os
+import threading
+import weakref
+from ctypes import (
+    CFUNCTYPE,
+    POINTER,
+    Structure,
+    byref,
+    c_bool,
+    c_char,
+    c_char_p,
+    c_int,
+    c_int32,
+    c_int64,
+    c_size_t,
+    c_uint64,
+    c_void_p,
+)
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Iterable, List, Optional, Tuple, Union
+
+__all__ = [
+    "PASS",
+    "PV_MAX",
+    "HEADER_VERSION",
+    "Status",
+    "Color",
+    "Strategy",
+    "Evaluation",
+    "Square",
+    "OthelloError",
+    "NullArgumentError",
+    "InvalidSquareError",
+    "IllegalMoveError",
+    "CannotPassError",
+    "GameOverError",
+    "NothingToUndoError",
+    "NothingToRedoError",
+    "BufferTooSmallError",
+    "ParseError",
+    "InvalidArgumentError",
+    "BusyError",
+    "PanicError",
+    "StoppedError",
+    "Board",
+    "Engine",
+    "SearchProgress",
+    "SearchResult",
+    "MoveScore",
+    "library_path",
+    "version",
+    "status_message",
+    "last_error",
+    "square",
+    "square_name",
+    "live_handles",
+    "has_function",
+]
+
+# The version of othello.h this module mirrors (OTHELLO_VERSION_STRING).
+HEADER_VERSION = "0.1.0"
+
+# OTHELLO_PASS and OTHELLO_PV_MAX.
+PASS = -1
+PV_MAX = 64
+# The most squares a board has (16x16, OTHELLO_SIZE_MAX squared).
+_MAX_SQUARES = 256
+
+_INT_MIN = -(2**31)
+_INT_MAX = 2**31 - 1
+
+
+class Status(enum.IntEnum):
+    """othello_status."""
+
+    OK = 0
+    NULL_ARGUMENT = 1
+    INVALID_SQUARE = 2
+    ILLEGAL_MOVE = 3
+    CANNOT_PASS = 4
+    GAME_OVER = 5
+    NOTHING_TO_UNDO = 6
+    NOTHING_TO_REDO = 7
+    BUFFER_TOO_SMALL = 8
+    PARSE_ERROR = 9
+    INVALID_ARGUMENT = 10
+    BUSY = 11
+    PANIC = 12
+    STOPPED = 13
+
+
+class Color(enum.IntEnum):
+    """othello_color."""
+
+    EMPTY = 0
+    BLACK = 1
+    WHITE = 2
+
+    @property
+    def opponent(self) -> "Color":
+        if self is Color.EMPTY:
+            return Color.EMPTY
+        return Color.WHITE if self is Color.BLACK else Color.BLACK
+
+    @property
+    def symbol(self) -> str:
+        """``X`` for black, ``O`` for white, ``-`` for empty (as in board strings)."""
+        return "-XO"[self]
+
+
+class Evaluation(enum.IntEnum):
+    """othello_evaluation: what an engine's midgame search evaluates with
+    (``Engine.evaluation``; libraries from 0.1 without it only have V1)."""
+
+    V1 = 0
+    TRAINED = 1
+
+
+class Strategy(enum.IntEnum):
+    """othello_strategy."""
+
+    ENGINE = 0
+    CLASSIC = 1
+    CORNERS = 2
+    GREEDY = 3
+    RANDOM = 4
+
+
+# ---------------------------------------------------------------------------
+# Errors
+
+
+class OthelloError(Exception):
+    """A library call failed: ``status`` is its ``Status``, ``message`` the
+    library's detail message (``othello_last_error``)."""
+
+    status: Status = Status.OK
+
+    def __init__(self, status: Union[Status, int], message: str = ""):
+        try:
+            self.status = Status(status)
+        except ValueError:  # a code newer than this module
+            self.status = status  # type: ignore[assignment]
+        self.message = message
+        name = self.status.name if isinstance(self.status, Status) else str(int(status))
+        super().__init__(f"{name}: {message}" if message else name)
+
+
+class NullArgumentError(OthelloError):
+    pass
+
+
+class InvalidSquareError(OthelloError, ValueError):
+    pass
+
+
+class IllegalMoveError(OthelloError, ValueError):
+    pass
+
+
+class CannotPassError(OthelloError):
+    pass
+
+
+class GameOverError(OthelloError):
+    pass
+
+
+class NothingToUndoError(OthelloError):
+    pass
+
+
+class NothingToRedoError(OthelloError):
+    pass
+
+
+class BufferTooSmallError(OthelloError):
+    pass
+
+
+class ParseError(OthelloError, ValueError):
+    pass
+
+
+class InvalidArgumentError(OthelloError, ValueError):
+    pass
+
+
+class BusyError(OthelloError):
+    pass
+
+
+class PanicError(OthelloError):
+    pass
+
+
+class StoppedError(OthelloError):
+    """A stop or a time/node limit ended a call with no partial result
+    (``Engine.analyze``); older libraries report INVALID_ARGUMENT instead."""
+
+
+_ERRORS = {
+    Status.NULL_ARGUMENT: NullArgumentError,
+    Status.INVALID_SQUARE: InvalidSquareError,
+    Status.ILLEGAL_MOVE: IllegalMoveError,
+    Status.CANNOT_PASS: CannotPassError,
+    Status.GAME_OVER: GameOverError,
+    Status.NOTHING_TO_UNDO: NothingToUndoError,
+    Status.NOTHING_TO_REDO: NothingToRedoError,
+    Status.BUFFER_TOO_SMALL: BufferTooSmallError,
+    Status.PARSE_ERROR: ParseError,
+    Status.INVALID_ARGUMENT: InvalidArgumentError,
+    Status.BUSY: BusyError,
+    Status.PANIC: PanicError,
+    Status.STOPPED: StoppedError,
+}
+
+
+def _error(status: int, message: Optional[str] = None) -> OthelloError:
+    if message is None:
+        message = last_error()[1]
+    try:
+        cls = _ERRORS.get(Status(status), OthelloError)
+    except ValueError:
+        cls = OthelloError
+    return cls(status, message)
+
+
+def _check(status: int) -> None:
+    if status != Status.OK:
+        raise _error(status)
+
+
+# ---------------------------------------------------------------------------
+# The C declarations (othello.h)
+
+
+class _Board(Structure):
+    """struct othello_board (opaque)."""
+
+
+class _Engine(Structure):
+    """struct othello_engine (opaque)."""
+
+
+_BoardP = POINTER(_Board)
+_EngineP = POINTER(_Engine)
+
+
+class _SearchProgress(Structure):
+    _fields_ = [
+        ("depth", c_int),
+        ("score", c_int),
+        ("exact", c_bool),
+        ("best_move", c_int),
+        ("pv", POINTER(c_int)),
+        ("pv_len", c_size_t),
+        ("nodes", c_uint64),
+        ("elapsed_ms", c_uint64),
+    ]
+
+
+_ProgressFn = CFUNCTYPE(None, POINTER(_SearchProgress), c_void_p)
+
+
+class _SearchLimits(Structure):
+    _fields_ = [
+        ("struct_size", c_size_t),
+        ("level", c_int),
+        ("depth", c_int),
+        ("exact_empties", c_int),
+        ("wld_empties", c_int),
+        ("node_limit", c_uint64),
+        ("time_limit_ms", c_int64),
+        ("strategy", c_int32),
+        ("classic_depth", c_int),
+        ("randomness", c_int),
+        ("seed", c_uint64),
+        ("progress", _ProgressFn),
+        ("userdata", c_void_p),
+    ]
+
+
+class _SearchResult(Structure):
+    _fields_ = [
+        ("move", c_int),
+        ("score", c_int),
+        ("exact", c_bool),
+        ("wld", c_bool),
+        ("depth", c_int),
+        ("nodes", c_uint64),
+        ("elapsed_ms", c_uint64),
+        ("stopped", c_bool),
+        ("pv", c_int * PV_MAX),
+        ("pv_len", c_size_t),
+    ]
+
+
+class _MoveScore(Structure):
+    _fields_ = [("move", c_int), ("score", c_int), ("exact", c_bool)]
+
+
+_IntP = POINTER(c_int)
+_SizeP = POINTER(c_size_t)
+
+# Every function of othello.h: name -> (result type, argument types).
+_PROTOTYPES = {
+    "othello_status_message": (c_char_p, [c_int32]),
+    "othello_last_error": (c_int32, [POINTER(c_char), c_size_t, _SizeP]),
+    "othello_last_status": (c_int32, []),
+    "othello_version": (c_char_p, []),
+    "othello_board_new": (_BoardP, []),
+    "othello_board_clone": (_BoardP, [_BoardP]),
+    "othello_board_free": (None, [_BoardP]),
+    "othello_board_side_to_move": (c_int32, [_BoardP]),
+    "othello_board_get": (c_int32, [_BoardP, c_int]),
+    "othello_board_count": (c_int, [_BoardP, c_int32]),
+    "othello_board_legal_moves": (c_size_t, [_BoardP, _IntP, c_size_t]),
+    "othello_board_mobility": (c_int, [_BoardP, c_int32]),
+    "othello_board_is_legal": (c_bool, [_BoardP, c_int]),
+    "othello_board_flips": (c_int32, [_BoardP, c_int, _IntP, c_size_t, _SizeP]),
+    "othello_board_play": (c_int32, [_BoardP, c_int, _IntP, c_size_t, _SizeP]),
+    "othello_board_pass": (c_int32, [_BoardP]),
+    "othello_board_undo": (c_int32, [_BoardP]),
+    "othello_board_redo": (c_int32, [_BoardP]),
+    "othello_board_can_undo": (c_bool, [_BoardP]),
+    "othello_board_can_redo": (c_bool, [_BoardP]),
+    "othello_board_must_pass": (c_bool, [_BoardP]),
+    "othello_board_is_game_over": (c_bool, [_BoardP]),
+    "othello_board_move_number": (c_int, [_BoardP]),
+    "othello_board_history": (c_int32, [_BoardP, _IntP, c_size_t, _SizeP]),
+    "othello_square_parse": (c_int32, [c_char_p, _IntP]),
+    "othello_square_name": (c_int32, [c_int, POINTER(c_char), c_size_t]),
+    "othello_board_to_string": (c_int32, [_BoardP, POINTER(c_char), c_size_t, _SizeP]),
+    "othello_board_from_string": (_BoardP, [c_char_p]),
+    "othello_board_transcript": (c_int32, [_BoardP, POINTER(c_char), c_size_t, _SizeP]),
+    "othello_board_from_transcript": (_BoardP, [c_char_p]),
+    "othello_engine_new": (_EngineP, [c_size_t]),
+    "othello_engine_free": (None, [_EngineP]),
+    "othello_engine_clear": (None, [_EngineP]),
+    "othello_engine_stop": (None, [_EngineP]),
+    "othello_search_limits_init": (None, [POINTER(_SearchLimits)]),
+    "othello_engine_search": (
+        c_int32,
+        [_EngineP, _BoardP, POINTER(_SearchLimits), POINTER(_SearchResult)],
+    ),
+    "othello_engine_analyze": (
+        c_int32,
+        [_EngineP, _BoardP, POINTER(_SearchLimits), POINTER(_MoveScore), c_size_t, _SizeP],
+    ),
+    "othello_board_best_move": (c_int32, [_BoardP, c_int, _IntP]),
+    "othello_engine_set_evaluation": (c_int32, [_EngineP, c_int32]),
+    "othello_engine_get_evaluation": (c_int32, [_EngineP]),
+    "othello_engine_load_weights": (c_int32, [_EngineP, c_char_p]),
+    "othello_engine_load_weights_buffer": (c_int32, [_EngineP, POINTER(ctypes.c_uint8), c_size_t]),
+    "othello_board_new_sized": (_BoardP, [c_int]),
+    "othello_board_size": (c_int, [_BoardP]),
+    "othello_board_from_transcript_sized": (_BoardP, [c_int, c_char_p]),
+    "othello_square_parse_sized": (c_int32, [c_int, c_char_p, _IntP]),
+    "othello_square_name_sized": (c_int32, [c_int, c_int, POINTER(c_char), c_size_t]),
+}
+
+# Functions a library of this ABI version may lack (added during 0.1): their
+# methods raise NotImplementedError there.
+_OPTIONAL = {
+    "othello_engine_set_evaluation",
+    "othello_engine_get_evaluation",
+    "othello_engine_load_weights",
+    "othello_engine_load_weights_buffer",
+    "othello_board_new_sized",
+    "othello_board_size",
+    "othello_board_from_transcript_sized",
+    "othello_square_parse_sized",
+    "othello_square_name_sized",
+}
+
+
+def _candidates() -> Iterable[str]:
+    env = os.environ.get("OTHELLO_LIBRARY")
+    if env:
+        path = Path(env)
+        yield str(path / "libothello.so") if path.is_dir() else str(path)
+        return
+    root = Path(__file__).resolve().parent.parent.parent
+    target = root / "target"
+    for sub in ("release", "debug"):
+        lib = target / sub / "libothello.so"
+        if lib.is_file():
+            yield str(lib)
+    for lib in sorted(glob.glob(str(target / "*" / "deps" / "libothello.so"))):
+        yield lib
+    found = ctypes.util.find_library("othello")
+    if found:
+        yield found
+    yield "libothello.so"
+
+
+def _load() -> Tuple[ctypes.CDLL, str]:
+    errors = []
+    for candidate in _candidates():
+        try:
+            lib = ctypes.CDLL(candidate)
+        except OSError as e:
+            errors.append(f"{candidate}: {e}")
+            continue
+        return lib, candidate
+    raise ImportError(
+        "cannot load the othello library (set OTHELLO_LIBRARY to the path of "
+        "libothello.so, build it with `cargo build --release`, or install it): "
+        + "; ".join(errors)
+    )
+
+
+_lib, _lib_path = _load()
+_missing = set()
+for _name, (_restype, _argtypes) in _PROTOTYPES.items():
+    try:
+        _fn = getattr(_lib, _name)
+    except AttributeError:
+        if _name not in _OPTIONAL:
+            raise ImportError(f"{_lib_path} has no {_name}: not an othello library?") from None
+        _missing.add(_name)
+        continue
+    _fn.restype = _restype
+    _fn.argtypes = _argtypes
+del _name, _restype, _argtypes
+
+
+def has_function(name: str) -> bool:
+    """Whether the loaded library has the C function ``name``."""
+    return name in _PROTOTYPES and name not in _missing
+
+
+def _need(name: str):
+    if name in _missing:
+        raise NotImplementedError(f"{_lib_path} (othello {version()}) has no {name}()")
+    return getattr(_lib, name)
+
+
+def _check_version() -> None:
+    lib = _lib.othello_version().decode()
+    have = [int(x) for x in lib.split(".")[:3]]
+    want = [int(x) for x in HEADER_VERSION.split(".")]
+    # The ABI promise (README): 0.y releases are compatible within y, x.y
+    # releases (x >= 1) within x with y at least the one built against.
+    same = have[0] == want[0] and (have[1] == want[1] if want[0] == 0 else have[1] >= want[1])
+    if not same:
+        raise ImportError(
+            f"{_lib_path} is othello {lib}, not compatible with the {HEADER_VERSION} "
+            "API this module declares"
+        )
+
+
+_check_version()
+
+
+def library_path() -> str:
+    """The path (or name) the shared library was loaded from."""
+    return _lib_path
+
+
+# ---------------------------------------------------------------------------
+# Handles: counted, and freed deterministically or on garbage collection
+
+_live = {"board": 0, "engine": 0}
+_live_lock = threading.Lock()
+
+
+def live_handles() -> dict:
+    """How many board and engine handles are allocated and not yet freed."""
+    with _live_lock:
+        return dict(_live)
+
+
+def _free(kind: str, free_fn, handle) -> None:
+    free_fn(handle)
+    with _live_lock:
+        _live[kind] -= 1
+
+
+def _adopt(obj, kind: str, handle, free_fn) -> None:
+    if not handle:
+        raise _error(_lib.othello_last_status())
+    with _live_lock:
+        _live[kind] += 1
+    obj._handle = handle
+    # finalize() runs once: at close(), at garbage collection or at exit.
+    obj._finalizer = weakref.finalize(obj, _free, kind, free_fn, handle)
+
+
+# ---------------------------------------------------------------------------
+# Squares
+
+
+class Square(int):
+    """A square index (``row * size + col``: 0..63 on the 8x8 board) that
+    prints as its name, or ``PASS`` (-1). ``Square("f5")`` parses a name
+    (either case; ``"pass"`` or ``"pa"`` for a pass), ``Square(37)`` checks
+    an index; ``size=10`` does the same on the 10x10 board (``"j10"``)."""
+
+    size: int
+
+    def __new__(cls, value: Union[str, int], size: int = 8) -> "Square":
+        if isinstance(value, Square) and value.size == size:
+            return value
+        size = _c_int(size, "size")
+        if isinstance(value, str):
+            text = value.strip()
+            if text.lower() in ("pass", "pa", "ps"):
+                index = PASS
+            else:
+                out = c_int()
+                if size == 8:
+                    _check(_lib.othello_square_parse(text.encode(), byref(out)))
+                else:
+                    _check(_need("othello_square_parse_sized")(size, text.encode(), byref(out)))
+                index = out.value
+        elif isinstance(value, bool) or not isinstance(value, int):
+            raise TypeError(f"a square is a name like 'f5' or an index, not {value!r}")
+        else:
+            index = int(value)
+            if index != PASS and not 0 <= index < size * size:
+                raise InvalidSquareError(
+                    Status.INVALID_SQUARE, f"square {index} is outside 0..{size * size - 1}"
+                )
+        sq = int.__new__(cls, index)
+        sq.size = size
+        return sq
+
+    @property
+    def name(self) -> str:
+        if self == PASS:
+            return "pass"
+        return square_name(int(self), self.size)
+
+    @property
+    def row(self) -> int:
+        return int(self) // self.size
+
+    @property
+    def col(self) -> int:
+        return int(self) % self.size
+
+    def __str__(self) -> str:
+        return self.name
+
+    def __repr__(self) -> str:
+        if self.size == 8:
+            return f"Square({self.name!r})"
+        return f"Square({self.name!r}, size={self.size})"
+
+
+def square(value: Union[str, int], size: int = 8) -> Square:
+    """``Square(value, size)``: a name or index checked, as a Square."""
+    return Square(value, size)
+
+
+def square_name(index: int, size: int = 8) -> str:
+    """The name of square ``index`` of the ``size`` board: ``"f5"``
+    (``othello_square_name``, ``othello_square_name_sized``)."""
+    buf = ctypes.create_string_buffer(4)
+    if size == 8:
+        _check(_lib.othello_square_name(_c_int(index, "square"), buf, len(buf)))
+    else:
+        fn = _need("othello_square_name_sized")
+        _check(fn(_c_int(size, "size"), _c_int(index, "square"), buf, len(buf)))
+    return buf.value.decode()
+
+
+def _c_int(value: int, what: str) -> int:
+    """``value`` if it fits a C int (ctypes would silently truncate it)."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{what} must be an int, not {value!r}")
+    if not _INT_MIN <= value <= _INT_MAX:
+        cls = InvalidSquareError if what == "square" else InvalidArgumentError
+        status = Status.INVALID_SQUARE if what == "square" else Status.INVALID_ARGUMENT
+        raise cls(status, f"{what} {value} does not fit a C int")
+    return value
+
+
+# ---------------------------------------------------------------------------
+# Free functions
+
+
+def version() -> str:
+    """The library version, ``"MAJOR.MINOR.PATCH"`` (``othello_version``)."""
+    return _lib.othello_version().decode()
+
+
+def status_message(status: Union[Status, int]) -> str:
+    """The English description of a status code."""
+    return _lib.othello_status_message(int(status)).decode()
+
+
+def last_error() -> Tuple[Status, str]:
+    """This thread's last failure: (status, detail message)."""
+    needed = c_size_t(0)
+    st = _lib.othello_last_error(None, 0, byref(needed))
+    text = ""
+    if st == Status.BUFFER_TOO_SMALL:
+        buf = ctypes.create_string_buffer(needed.value)
+        _check(_lib.othello_last_error(buf, len(buf), None))
+        text = buf.value.decode(errors="replace")
+    code = _lib.othello_last_status()
+    try:
+        return Status(code), text
+    except ValueError:
+        return code, text  # type: ignore[return-value]
+
+
+def _text(call) -> str:
+    """Calls ``call(buf, len, out_n)``; on BUFFER_TOO_SMALL again with the
+    size it asked for."""
+    buf = ctypes.create_string_buffer(128)
+    needed = c_size_t(0)
+    st = call(buf, len(buf), byref(needed))
+    if st == Status.BUFFER_TOO_SMALL:
+        buf = ctypes.create_string_buffer(needed.value)
+        st = call(buf, len(buf), byref(needed))
+    _check(st)
+    return buf.value.decode()
+
+
+# ---------------------------------------------------------------------------
+# Board
+
+
+class Board:
+    """A game: position, side to move and history (``othello_board``).
+
+    ``Board()`` is the standard start (``Board(size=10)`` that of the 10x10
+    board, any even size 4..16 with libraries that have sized boards);
+    ``Board.from_string(s)`` and ``Board.from_transcript(t)`` parse the text
+    forms; ``copy()`` clones. A board is a context manager; ``close()`` frees
+    it at once, otherwise it is freed when garbage collected. A board may be
+    used from one thread at a time while it is modified (the library's
+    rule)."""
+
+    def __init__(self, size: int = 8) -> None:
+        if size == 8:
+            handle = _lib.othello_board_new()
+        else:
+            handle = _need("othello_board_new_sized")(_c_int(size, "size"))
+        _adopt(self, "board", handle, _lib.othello_board_free)
+        self._size = size
+
+    @classmethod
+    def _wrap(cls, handle) -> "Board":
+        b = cls.__new__(cls)
+        _adopt(b, "board", handle, _lib.othello_board_free)
+        b._size = None
+        return b
+
+    @property
+    def size(self) -> int:
+        """Squares per side: 8, or 4..16 for sized boards."""
+        if self._size is None:
+            size = 8
+            if has_function("othello_board_size"):
+                size = _lib.othello_board_size(self._h)
+            self._size = size
+        return self._size
+
+    def _sq(self, value: Union[str, int]) -> int:
+        """A square argument: a name of this board's size, or an index
+        passed through for the library to range-check."""
+        if isinstance(value, str):
+            return int(Square(value, self.size))
+        return _c_int(value, "square")
+
+    def _squares(self, values) -> List[Square]:
+        size = self.size
+        return [Square(v, size) for v in values]
+
+    @classmethod
+    def from_string(cls, text: str) -> "Board":
+        """A board from a board string (64 squares a1..h8, a space, the side
+        to move; size * size squares for other sizes); ``ParseError`` if it
+        is malformed."""
+        if not isinstance(text, str):
+            raise TypeError("a board string is a str")
+        return cls._wrap(_lib.othello_board_from_string(text.encode()))
+
+    @classmethod
+    def from_transcript(cls, text: str, size: int = 8) -> "Board":
+        """A game with the moves of a transcript (``"f5d6c3"``) played from
+        the start (of the ``size`` board); ``ParseError`` names the bad move."""
+        if not isinstance(text, str):
+            raise TypeError("a transcript is a str")
+        if size == 8:
+            return cls._wrap(_lib.othello_board_from_transcript(text.encode()))
+        fn = _need("othello_board_from_transcript_sized")
+        return cls._wrap(fn(_c_int(size, "size"), text.encode()))
+
+    # -- lifetime
+
+    @property
+    def _h(self):
+        if not self._finalizer.alive:
+            raise ValueError("operation on a closed Board")
+        return self._handle
+
+    @property
+    def closed(self) -> bool:
+        return not self._finalizer.alive
+
+    def close(self) -> None:
+        """Frees the library's board now (idempotent)."""
+        self._finalizer()
+
+    def __enter__(self) -> "Board":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def copy(self) -> "Board":
+        """An independent copy, history included (``othello_board_clone``)."""
+        b = Board._wrap(_lib.othello_board_clone(self._h))
+        b._size = self._size
+        return b
+
+    __copy__ = copy
+
+    def __deepcopy__(self, memo) -> "Board":
+        return self.copy()
+
+    # -- reading
+
+    @property
+    def side_to_move(self) -> Color:
+        return Color(_lib.othello_board_side_to_move(self._h))
+
+    def __getitem__(self, sq: Union[str, int]) -> Color:
+        """The disc on ``sq``: ``board["d4"]`` or ``board[27]``."""
+        index = self._sq(sq)
+        # othello_board_get() answers EMPTY for a bad square too, and the
+        # last error is not cleared by successful calls: check here.
+        last = self.size * self.size - 1
+        if not 0 <= index <= last:
+            raise InvalidSquareError(Status.INVALID_SQUARE, f"square {index} is outside 0..{last}")
+        return Color(_lib.othello_board_get(self._h, index))
+
+    def count(self, color: Union[Color, int]) -> int:
+        """Discs of ``color`` (empty squares for ``Color.EMPTY``)."""
+        n = _lib.othello_board_count(self._h, _c_int(int(color), "color"))
+        if n < 0:
+            raise _error(_lib.othello_last_status())
+        return n
+
+    def mobility(self, color: Union[Color, int]) -> int:
+        """Legal moves ``color`` would have if it were to move now."""
+        n = _lib.othello_board_mobility(self._h, _c_int(int(color), "color"))
+        if n < 0:
+            raise _error(_lib.othello_last_status())
+        return n
+
+    def legal_moves(self) -> List[Square]:
+        """The legal moves of the side to move, ascending."""
+        buf = (c_int * _MAX_SQUARES)()
+        n = _lib.othello_board_legal_moves(self._h, buf, _MAX_SQUARES)
+        return self._squares(buf[: min(n, _MAX_SQUARES)])
+
+    def is_legal(self, sq: Union[str, int]) -> bool:
+        return bool(_lib.othello_board_is_legal(self._h, self._sq(sq)))
+
+    def flips(self, sq: Union[str, int]) -> List[Square]:
+        """The discs playing ``sq`` would flip (``IllegalMoveError`` if none)."""
+        buf = (c_int * _MAX_SQUARES)()
+        n = c_size_t(0)
+        _check(_lib.othello_board_flips(self._h, self._sq(sq), buf, _MAX_SQUARES, byref(n)))
+        return self._squares(buf[: n.value])
+
+    @property
+    def must_pass(self) -> bool:
+        return bool(_lib.othello_board_must_pass(self._h))
+
+    @property
+    def is_game_over(self) -> bool:
+        return bool(_lib.othello_board_is_game_over(self._h))
+
+    @property
+    def can_undo(self) -> bool:
+        return bool(_lib.othello_board_can_undo(self._h))
+
+    @property
+    def can_redo(self) -> bool:
+        return bool(_lib.othello_board_can_redo(self._h))
+
+    @property
+    def move_number(self) -> int:
+        """1 at the initial position, plus one per move or pass since."""
+        return _lib.othello_board_move_number(self._h)
+
+    def history(self) -> List[Square]:
+        """The turns played since the initial position: squares, and
+        ``Square(PASS)`` for passes."""
+        h = self._h
+        n = c_size_t(0)
+        _check(_lib.othello_board_history(h, None, 0, byref(n)))
+        buf = (c_int * max(n.value, 1))()
+        _check(_lib.othello_board_history(h, buf, n.value, byref(n)))
+        return self._squares(buf[: n.value])
+
+    def to_string(self) -> str:
+        """The board string: 64 squares a1..h8 (size * size on other
+        boards) of X/O/-, a space, X or O."""
+        h = self._h
+        return _text(lambda b, n, o: _lib.othello_board_to_string(h, b, n, o))
+
+    def transcript(self) -> str:
+        """The moves played, ``"f5d6c3"`` (passes left out)."""
+        h = self._h
+        return _text(lambda b, n, o: _lib.othello_board_transcript(h, b, n, o))
+
+    def score(self) -> int:
+        """Black's discs minus white's."""
+        return self.count(Color.BLACK) - self.count(Color.WHITE)
+
+    def __str__(self) -> str:
+        return self.to_string()
+
+    def __repr__(self) -> str:
+        if self.closed:
+            return "<othello.Board (closed)>"
+        return f"<othello.Board {self.to_string()!r}>"
+
+    def grid(self) -> str:
+        """The board as rows of text, a1 top left."""
+        text = self.to_string()
+        n = self.size
+        width = len(str(n))
+        rows = [" " * width + " " + " ".join("abcdefghijklmnop"[:n])]
+        for r in range(n):
+            rows.append(f"{r + 1:>{width}} " + " ".join(text[r * n : r * n + n]))
+        return "\n".join(rows)
+
+    # -- changing
+
+    def play(self, sq: Union[str, int]) -> List[Square]:
+        """Plays ``sq`` for the side to move; returns the flipped discs.
+        A pass (``PASS``, ``"pass"``) calls ``pass_turn()`` and returns []."""
+        index = self._sq(sq)
+        if index == PASS:
+            self.pass_turn()
+            return []
+        buf = (c_int * _MAX_SQUARES)()
+        n = c_size_t(0)
+        _check(_lib.othello_board_play(self._h, index, buf, _MAX_SQUARES, byref(n)))
+        return self._squares(buf[: n.value])
+
+    def pass_turn(self) -> None:
+        """Passes (only when the side to move has no move: ``CannotPassError``)."""
+        _check(_lib.othello_board_pass(self._h))
+
+    def undo(self) -> None:
+        _check(_lib.othello_board_undo(self._h))
+
+    def redo(self) -> None:
+        _check(_lib.othello_board_redo(self._h))
+
+    def best_move(self, level: int = 10) -> Square:
+        """The move a fresh engine plays at ``level`` (``othello_board_best_move``)."""
+        out = c_int()
+        _check(_lib.othello_board_best_move(self._h, _c_level(level), byref(out)))
+        return Square(out.value, self.size)
+
+
+def _c_level(level: int) -> int:
+    return _c_int(level, "level")
+
+
+# ---------------------------------------------------------------------------
+# Engine
+
+
+@dataclass(frozen=True)
+class SearchProgress:
+    """Reported to a progress callback after each completed iteration."""
+
+    depth: int
+    score: int
+    exact: bool
+    best_move: Square
+    pv: List[Square]
+    nodes: int
+    elapsed_ms: int
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """The outcome of ``Engine.search``: ``move`` is ``Square(PASS)`` when
+    the side to move must pass; ``score`` is in discs for the side to move."""
+
+    move: Square
+    score: int
+    exact: bool
+    wld: bool
+    depth: int
+    nodes: int
+    elapsed_ms: int
+    stopped: bool
+    pv: List[Square]
+
+
+@dataclass(frozen=True)
+class MoveScore:
+    """One move of ``Engine.analyze``."""
+
+    move: Square
+    score: int
+    exact: bool
+
+
+_LIMIT_FIELDS = {
+    # name: (C range low, high)
+    "level": (_INT_MIN, _INT_MAX),
+    "depth": (_INT_MIN, _INT_MAX),
+    "exact_empties": (_INT_MIN, _INT_MAX),
+    "wld_empties": (_INT_MIN, _INT_MAX),
+    "node_limit": (0, 2**64 - 1),
+    "time_limit_ms": (-(2**63), 2**63 - 1),
+    "strategy": (_INT_MIN, _INT_MAX),
+    "classic_depth": (_INT_MIN, _INT_MAX),
+    "randomness": (_INT_MIN, _INT_MAX),
+    "seed": (0, 2**64 - 1),
+}
+
+
+class Engine:
+    """A search engine with its transposition table (``othello_engine``).
+
+    One search at a time per engine (a concurrent one raises ``BusyError``);
+    ``stop()`` may be called from any thread. Searches release the GIL, so
+    other Python threads run meanwhile. A context manager; freed by
+    ``close()`` or on garbage collection (never while it searches)."""
+
+    def __init__(self, hash_mb: int = 0) -> None:
+        if isinstance(hash_mb, bool) or not isinstance(hash_mb, int):
+            raise TypeError("hash_mb must be an int")
+        if not 0 <= hash_mb < 2**63:
+            raise InvalidArgumentError(
+                Status.INVALID_ARGUMENT, f"hash_mb {hash_mb} is outside 0..65536"
+            )
+        _adopt(self, "engine", _lib.othello_engine_new(hash_mb), _lib.othello_engine_free)
+
+    @property
+    def _h(self):
+        if not self._finalizer.alive:
+            raise ValueError("operation on a closed Engine")
+        return self._handle
+
+    @property
+    def closed(self) -> bool:
+        return not self._finalizer.alive
+
+    def close(self) -> None:
+        """Frees the library's engine now (idempotent). Not during a search."""
+        self._finalizer()
+
+    def __enter__(self) -> "Engine":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"<othello.Engine{' (closed)' if self.closed else ''}>"
+
+    def clear(self) -> None:
+        """Forgets the transposition table (for a new game)."""
+        _lib.othello_engine_clear(self._h)
+
+    def stop(self) -> None:
+        """Asks the running search to return now with its best move so far.
+        Any thread; no effect when no search runs."""
+        if not self.closed:
+            _lib.othello_engine_stop(self._handle)
+
+    @staticmethod
+    def _limits(fields: dict) -> _SearchLimits:
+        lim = _SearchLimits()
+        _lib.othello_search_limits_init(byref(lim))
+        explicit = any(k in fields for k in ("depth", "exact_empties", "wld_empties"))
+        if explicit and "level" not in fields:
+            lim.level = -1
+        for name, value in fields.items():
+            if name not in _LIMIT_FIELDS:
+                raise TypeError(f"unknown search limit {name!r}")
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise TypeError(f"limits.{name} must be an int, not {value!r}")
+            low, high = _LIMIT_FIELDS[name]
+            if not low <= value <= high:
+                raise InvalidArgumentError(
+                    Status.INVALID_ARGUMENT, f"limits.{name} {value} does not fit its C type"
+                )
+            setattr(lim, name, int(value))
+        return lim
+
+    def search(
+        self,
+        board: Board,
+        progress: Optional[Callable[[SearchProgress], None]] = None,
+        **limits: int,
+    ) -> SearchResult:
+        """Searches ``board`` for the side to move.
+
+        ``limits`` are the fields of ``othello_search_limits``: ``level``
+        (default 10), or ``depth``/``exact_empties``/``wld_empties`` (level -1
+        is then implied), ``node_limit``, ``time_limit_ms``, ``strategy``,
+        ``classic_depth``, ``randomness``, ``seed``. ``progress`` is called on
+        the searching thread after each iteration with a ``SearchProgress``;
+        if it raises, the search is stopped and the exception re-raised here.
+        """
+        if not isinstance(board, Board):
+            raise TypeError("search() needs a Board")
+        h = self._h
+        lim = self._limits(limits)
+        size = board.size
+        failure: List[BaseException] = []
+
+        def trampoline(p, _userdata):
+            if failure:
+                # Stopped: the library may still finish cheap iterations
+                # (it looks at the stop flag every few thousand nodes).
+                return
+            try:
+                info = p.contents
+                progress(  # type: ignore[misc]
+                    SearchProgress(
+                        depth=info.depth,
+                        score=info.score,
+                        exact=bool(info.exact),
+                        best_move=Square(info.best_move, size),
+                        pv=[Square(v, size) for v in info.pv[: info.pv_len]],
+                        nodes=info.nodes,
+                        elapsed_ms=info.elapsed_ms,
+                    )
+                )
+            except BaseException as e:  # noqa: BLE001 - never unwind into C
+                if not failure:
+                    failure.append(e)
+                _lib.othello_engine_stop(h)
+
+        callback = _ProgressFn(trampoline) if progress is not None else _ProgressFn()
+        lim.progress = callback
+        out = _SearchResult()
+        st = _lib.othello_engine_search(h, board._h, byref(lim), byref(out))
+        del callback  # kept alive until the search returned
+        if failure:
+            raise failure[0]
+        _check(st)
+        return SearchResult(
+            move=Square(out.move, size),
+            score=out.score,
+            exact=bool(out.exact),
+            wld=bool(out.wld),
+            depth=out.depth,
+            nodes=out.nodes,
+            elapsed_ms=out.elapsed_ms,
+            stopped=bool(out.stopped),
+            pv=board._squares(out.pv[: min(out.pv_len, PV_MAX)]),
+        )
+
+    @property
+    def evaluation(self) -> Evaluation:
+        """The evaluation the engine searches with; settable (not during a
+        search: ``BusyError``)."""
+        value = _need("othello_engine_get_evaluation")(self._h)
+        return Evaluation(value)
+
+    @evaluation.setter
+    def evaluation(self, value: Union[Evaluation, int]) -> None:
+        _check(_need("othello_engine_set_evaluation")(self._h, _c_int(int(value), "evaluation")))
+
+    def load_weights(self, source: Union[str, os.PathLike, bytes, bytearray]) -> None:
+        """Loads trained pattern weights, from a file path or from the bytes
+        of such a file, and searches with them (``Evaluation.TRAINED``).
+        ``InvalidArgumentError`` for an unreadable or corrupt file."""
+        h = self._h
+        if isinstance(source, (bytes, bytearray)):
+            data = (ctypes.c_uint8 * len(source)).from_buffer_copy(source)
+            _check(_need("othello_engine_load_weights_buffer")(h, data, len(source)))
+        else:
+            path = os.fsencode(source)
+            _check(_need("othello_engine_load_weights")(h, path))
+
+    def analyze(self, board: Board, **limits: int) -> List[MoveScore]:
+        """Scores every legal move of the side to move, best first (the
+        limits as for ``search``; [] when the side to move must pass)."""
+        if not isinstance(board, Board):
+            raise TypeError("analyze() needs a Board")
+        h = self._h
+        lim = self._limits(limits)
+        n = c_size_t(0)
+        _check(_lib.othello_engine_analyze(h, board._h, byref(lim), None, 0, byref(n)))
+        buf = (_MoveScore * max(n.value, 1))()
+        _check(_lib.othello_engine_analyze(h, board._h, byref(lim), buf, n.value, byref(n)))
+        size = board.size
+        return [MoveScore(Square(m.move, size), m.score, bool(m.exact)) for m in buf[: n.value]]

@@ -1,0 +1,500 @@
+"""Tests of othello.py (unittest; pytest runs them too).
+
+    OTHELLO_LIBRARY=target/debug/libothello.so python3 -m unittest discover -s examples/python -v
+
+`cargo test` runs them through tests/bindings.rs with the library it built.
+"""
+
+from __future__ import annotations
+
+import gc
+import os
+import re
+import subprocess
+import sys
+import threading
+import time
+import unittest
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent.parent
+sys.path.insert(0, str(HERE))
+
+import othello  # noqa: E402
+from othello import Color, Square  # noqa: E402
+
+# FFO endgame position #1 (14 empties) and the exact scores of its moves.
+FFO1 = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X"
+FFO1_SCORES = {"g8": 18, "h1": 12, "h7": 6, "a2": 6, "a3": 4, "b1": -4, "a4": -22, "g2": -24}
+
+# White to move has no move (h8 flips nothing for it) and must pass; black has h8.
+PASS_POSITION = "XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXOO- O"
+
+
+class BoardTest(unittest.TestCase):
+    def test_start_position(self):
+        with othello.Board() as b:
+            self.assertEqual(b.side_to_move, Color.BLACK)
+            self.assertEqual(b.count(Color.BLACK), 2)
+            self.assertEqual(b.count(Color.WHITE), 2)
+            self.assertEqual(b.count(Color.EMPTY), 60)
+            self.assertEqual([str(m) for m in b.legal_moves()], ["d3", "c4", "f5", "e6"])
+            self.assertEqual(b.legal_moves(), [19, 26, 37, 44])
+            self.assertEqual(b["d4"], Color.WHITE)
+            self.assertEqual(b[28], Color.BLACK)  # e4
+            self.assertEqual(b.mobility(Color.WHITE), 4)
+            self.assertTrue(b.is_legal("F5") and b.is_legal(37) and not b.is_legal("a1"))
+            self.assertEqual(b.flips("f5"), [Square("e5")])
+            self.assertEqual(b.move_number, 1)
+            self.assertFalse(b.can_undo or b.can_redo or b.must_pass or b.is_game_over)
+            self.assertEqual(b.history(), [])
+            self.assertEqual(b.transcript(), "")
+
+    def test_squares(self):
+        self.assertEqual(Square("a1"), 0)
+        self.assertEqual(Square("H8"), 63)
+        self.assertEqual(str(Square(37)), "f5")
+        self.assertEqual(repr(Square("f5")), "Square('f5')")
+        self.assertEqual(Square("pass"), othello.PASS)
+        self.assertEqual(othello.square_name(7), "h1")
+        self.assertEqual((Square("c7").row, Square("c7").col), (6, 2))
+
+    def test_whole_game(self):
+        """Engine against engine to the end: passes, history, text forms."""
+        with othello.Board() as b, othello.Engine(hash_mb=1) as e:
+            passes = 0
+            while not b.is_game_over:
+                r = e.search(b, level=1, randomness=4, seed=7)
+                if r.move == othello.PASS:
+                    self.assertTrue(b.must_pass)
+                    passes += 1
+                else:
+                    self.assertIn(r.move, b.legal_moves())
+                b.play(r.move)
+            black, white = b.count(Color.BLACK), b.count(Color.WHITE)
+            self.assertLessEqual(black + white, 64)
+            self.assertEqual(black + white + b.count(Color.EMPTY), 64)
+            history = b.history()
+            self.assertEqual(len(history), b.move_number - 1)
+            self.assertEqual(history.count(othello.PASS), passes)
+            with self.assertRaises(othello.GameOverError):
+                e.search(b)
+            with self.assertRaises(othello.GameOverError):
+                b.best_move(1)
+            # The transcript replays to the same position.
+            with othello.Board.from_transcript(b.transcript()) as replay:
+                self.assertEqual(replay.to_string()[:64], b.to_string()[:64])
+                self.assertEqual(replay.history(), history)
+
+    def test_undo_redo(self):
+        with othello.Board.from_transcript("f5d6c3") as b:
+            after = b.to_string()
+            self.assertEqual(b.move_number, 4)
+            b.undo()
+            b.undo()
+            self.assertEqual(b.move_number, 2)
+            self.assertTrue(b.can_redo)
+            b.redo()
+            b.redo()
+            self.assertEqual(b.to_string(), after)
+            with self.assertRaises(othello.NothingToRedoError):
+                b.redo()
+            b.undo()
+            other = next(m for m in b.legal_moves() if str(m) != "c3")
+            b.play(other)  # a new move clears the redo list
+            self.assertFalse(b.can_redo)
+            for _ in range(3):
+                b.undo()
+            with self.assertRaises(othello.NothingToUndoError):
+                b.undo()
+            self.assertEqual(b.to_string(), othello.Board().to_string())
+
+    def test_pass(self):
+        with othello.Board.from_string(PASS_POSITION) as b:
+            self.assertTrue(b.must_pass)
+            self.assertEqual(b.legal_moves(), [])
+            with othello.Engine(1) as e:
+                self.assertEqual(e.search(b).move, othello.PASS)
+                self.assertEqual(e.analyze(b), [])
+            b.pass_turn()
+            self.assertEqual(b.side_to_move, Color.BLACK)
+            self.assertEqual(b.history(), [othello.PASS])
+            with self.assertRaises(othello.CannotPassError):
+                othello.Board().pass_turn()
+
+    def test_sized_boards(self):
+        if not othello.has_function("othello_board_new_sized"):
+            return  # a library from before sized boards
+        with othello.Board(size=10) as b:
+            self.assertEqual(b.size, 10)
+            self.assertEqual(b.count(Color.EMPTY), 96)
+            moves = b.legal_moves()
+            self.assertEqual(len(moves), 4)
+            self.assertTrue(all(m.size == 10 for m in moves))
+            self.assertEqual(Square("j10", size=10), 99)
+            self.assertEqual(str(Square(99, size=10)), "j10")
+            self.assertEqual(repr(Square(99, size=10)), "Square('j10', size=10)")
+            with self.assertRaises(othello.ParseError):
+                Square("k1", size=10)
+            flipped = b.play(str(moves[0]))
+            self.assertEqual(len(flipped), 1)
+            self.assertIn(f"\n10 ", b.grid())
+            with b.copy() as c, othello.Board.from_transcript(b.transcript(), size=10) as t:
+                self.assertEqual(c.size, 10)
+                self.assertEqual(t.to_string(), b.to_string())
+                self.assertEqual(t.history(), b.history())
+        with othello.Board.from_transcript("", size=6) as b, othello.Engine(1) as e:
+            self.assertEqual(b.size, 6)
+            while not b.is_game_over:
+                r = e.search(b, level=2)
+                self.assertEqual(r.move.size, 6)
+                b.play(r.move)
+            self.assertEqual(b.count(Color.BLACK) + b.count(Color.WHITE) + b.count(Color.EMPTY), 36)
+        with self.assertRaises(othello.InvalidArgumentError):
+            othello.Board(size=5)
+
+    def test_copy_is_independent(self):
+        with othello.Board() as a:
+            a.play("f5")
+            with a.copy() as b:
+                b.play("d6")
+                self.assertEqual(a.move_number, 2)
+                self.assertEqual(b.move_number, 3)
+                self.assertEqual(b.history(), [Square("f5"), Square("d6")])
+
+    def test_bad_input(self):
+        b = othello.Board()
+        with self.assertRaises(othello.IllegalMoveError) as cm:
+            b.play("a1")
+        self.assertEqual(cm.exception.status, othello.Status.ILLEGAL_MOVE)
+        self.assertIn("a1", cm.exception.message)
+        self.assertIsInstance(cm.exception, ValueError)
+        with self.assertRaises(othello.InvalidSquareError):
+            b.play(64)
+        with self.assertRaises(othello.InvalidSquareError):
+            b.play(2**40)  # too big for a C int: not truncated
+        with self.assertRaises(othello.InvalidSquareError):
+            b[-5]
+        with self.assertRaises(othello.ParseError):
+            b.play("z9")
+        with self.assertRaises(othello.ParseError):
+            Square("f55")
+        with self.assertRaises(othello.InvalidSquareError):
+            othello.square_name(99)
+        with self.assertRaises(othello.ParseError) as cm:
+            othello.Board.from_string("X" * 10)
+        self.assertIn("board string", cm.exception.message)
+        with self.assertRaises(othello.ParseError) as cm:
+            othello.Board.from_transcript("f5d6z9")
+        self.assertIn("z9", cm.exception.message)
+        with self.assertRaises(othello.IllegalMoveError):
+            b.flips("d4")
+        with self.assertRaises(othello.InvalidArgumentError):
+            b.count(7)
+        status, message = othello.last_error()
+        self.assertEqual(status, othello.Status.INVALID_ARGUMENT)
+        self.assertIn("7", message)
+        with self.assertRaises(TypeError):
+            b.play(3.5)
+        with self.assertRaises(TypeError):
+            othello.Board.from_string(None)
+        # The failed calls changed nothing.
+        self.assertEqual(b.to_string(), othello.Board().to_string())
+        self.assertEqual(
+            othello.status_message(othello.Status.ILLEGAL_MOVE),
+            othello.status_message(3),
+        )
+        b.close()
+        with self.assertRaises(ValueError):
+            b.legal_moves()
+
+
+class EngineTest(unittest.TestCase):
+    def test_exact_endgame(self):
+        with othello.Board.from_string(FFO1) as b, othello.Engine(16) as e:
+            r = e.search(b, level=10)
+            self.assertEqual((str(r.move), r.score, r.exact), ("g8", 18, True))
+            self.assertEqual(r.pv[0], r.move)
+            scores = {str(m.move): m.score for m in e.analyze(b, level=10)}
+            self.assertEqual(scores, FFO1_SCORES)
+            # explicit depth limits imply level -1
+            r = e.search(b, depth=2, exact_empties=14, wld_empties=14)
+            self.assertEqual((str(r.move), r.score), ("g8", 18))
+
+    def test_progress_callback(self):
+        seen = []
+        with othello.Board() as b, othello.Engine(16) as e:
+            b.play("f5")
+            r = e.search(b, level=7, progress=seen.append)
+        self.assertGreaterEqual(len(seen), 2)
+        depths = [p.depth for p in seen]
+        self.assertEqual(depths, sorted(depths))
+        self.assertEqual(depths[-1], 7)
+        for p in seen:
+            self.assertIsInstance(p, othello.SearchProgress)
+            self.assertEqual(p.pv[0], p.best_move)
+            self.assertGreater(p.nodes, 0)
+        self.assertEqual(seen[-1].best_move, r.move)
+        self.assertEqual(seen[-1].score, r.score)
+        self.assertEqual(threading.current_thread(), threading.main_thread())
+
+    def test_exception_in_callback_stops_the_search(self):
+        class Enough(Exception):
+            pass
+
+        calls = []
+
+        def progress(p):
+            calls.append(p.depth)
+            raise Enough()
+
+        with othello.Board() as b, othello.Engine(16) as e:
+            started = time.monotonic()
+            with self.assertRaises(Enough):
+                e.search(b, level=60, time_limit_ms=20000, progress=progress)
+            self.assertLess(time.monotonic() - started, 10)
+            self.assertEqual(len(calls), 1)
+            # The engine is usable again.
+            self.assertFalse(e.search(b, level=2).stopped)
+
+    def test_stop_from_another_thread(self):
+        running = threading.Event()
+        out = {}
+        with othello.Board() as b, othello.Engine(16) as e:
+
+            def work():
+                out["result"] = e.search(
+                    b, level=60, time_limit_ms=30000, progress=lambda p: running.set()
+                )
+
+            t = threading.Thread(target=work)
+            started = time.monotonic()
+            t.start()
+            self.assertTrue(running.wait(20), "the search reported no progress")
+            e.stop()
+            t.join(20)
+            self.assertFalse(t.is_alive(), "stop() did not end the search")
+            self.assertLess(time.monotonic() - started, 20)
+            r = out["result"]
+            self.assertTrue(r.stopped)
+            self.assertIn(r.move, b.legal_moves())
+            e.stop()  # no search running: no effect
+            self.assertFalse(e.search(b, level=1).stopped)
+
+    def test_busy(self):
+        """A second search on a busy engine raises BusyError; others run."""
+        inside = threading.Event()
+        release = threading.Event()
+        errors = []
+        with othello.Board() as b, othello.Engine(16) as e, othello.Engine(1) as other:
+
+            def progress(p):
+                inside.set()
+                release.wait(20)
+
+            def work():
+                try:
+                    e.search(b, level=3, progress=progress)
+                except Exception as x:  # pragma: no cover - reported below
+                    errors.append(x)
+
+            t = threading.Thread(target=work)
+            t.start()
+            try:
+                self.assertTrue(inside.wait(20))
+                with self.assertRaises(othello.BusyError):
+                    e.search(b, level=1)
+                self.assertFalse(other.search(b, level=2).stopped)
+            finally:
+                release.set()
+                t.join(20)
+            self.assertEqual(errors, [])
+
+    def test_bad_limits(self):
+        with othello.Board() as b, othello.Engine(1) as e:
+            with self.assertRaises(othello.InvalidArgumentError) as cm:
+                e.search(b, level=61)
+            self.assertIn("limits.level", cm.exception.message)
+            with self.assertRaises(othello.InvalidArgumentError) as cm:
+                e.search(b, time_limit_ms=-1)
+            self.assertIn("time_limit_ms", cm.exception.message)
+            with self.assertRaises(othello.InvalidArgumentError):
+                e.search(b, strategy=17)
+            with self.assertRaises(othello.InvalidArgumentError):
+                e.analyze(b, depth=0)
+            with self.assertRaises(othello.InvalidArgumentError):
+                e.search(b, seed=-1)
+            with self.assertRaises(TypeError):
+                e.search(b, colour=1)
+            with self.assertRaises(TypeError):
+                e.search("not a board")
+            with self.assertRaises(othello.InvalidArgumentError):
+                othello.Engine(hash_mb=1 << 20)
+
+    def test_strategies(self):
+        with othello.Board() as b, othello.Engine(1) as e:
+            for strategy in othello.Strategy:
+                r = e.search(b, strategy=strategy, classic_depth=2, seed=3)
+                self.assertIn(r.move, b.legal_moves(), strategy)
+            self.assertIn(b.best_move(3), b.legal_moves())
+
+
+class LifetimeTest(unittest.TestCase):
+    def test_context_manager_frees(self):
+        before = othello.live_handles()
+        with othello.Board() as b, othello.Engine(1) as e:
+            self.assertEqual(othello.live_handles()["board"], before["board"] + 1)
+            self.assertEqual(othello.live_handles()["engine"], before["engine"] + 1)
+        self.assertTrue(b.closed and e.closed)
+        self.assertEqual(othello.live_handles(), before)
+        b.close()  # idempotent
+        e.close()
+        e.stop()  # harmless on a closed engine
+        self.assertIn("closed", repr(b))
+
+    def test_garbage_collection_frees(self):
+        gc.collect()
+        before = othello.live_handles()
+        boards = [othello.Board.from_transcript("f5d6") for _ in range(50)]
+        copies = [b.copy() for b in boards]
+        engine = othello.Engine(1)
+        finalizer = engine._finalizer
+        self.assertEqual(othello.live_handles()["board"], before["board"] + 100)
+        del boards, copies, engine
+        gc.collect()
+        self.assertFalse(finalizer.alive)
+        self.assertEqual(othello.live_handles(), before)
+
+    def test_failed_constructor_leaks_nothing(self):
+        before = othello.live_handles()
+        for _ in range(5):
+            with self.assertRaises(othello.ParseError):
+                othello.Board.from_string("nonsense")
+        self.assertEqual(othello.live_handles(), before)
+
+
+class ModuleTest(unittest.TestCase):
+    def test_every_header_function_is_declared(self):
+        header = (ROOT / "include" / "othello.h").read_text()
+        in_header = set(re.findall(r"\b(othello_\w+)\(", header))
+        in_header -= {"othello_progress_fn"}
+        declared = set(othello._PROTOTYPES)
+        self.assertEqual(in_header - declared, set(), "functions missing from othello.py")
+        self.assertLessEqual(declared - in_header, othello._OPTIONAL)
+        # The library under test comes with this header: it has them all.
+        for name in in_header:
+            self.assertTrue(othello.has_function(name), name)
+
+    def test_evaluation(self):
+        if not othello.has_function("othello_engine_set_evaluation"):
+            return  # a library from before the evaluation API
+        with othello.Board() as b, othello.Engine(1) as e:
+            self.assertIsInstance(e.evaluation, othello.Evaluation)
+            for ev in othello.Evaluation:
+                e.evaluation = ev
+                self.assertEqual(e.evaluation, ev)
+                self.assertIn(e.search(b, level=2).move, b.legal_moves())
+            with self.assertRaises(othello.InvalidArgumentError):
+                e.evaluation = 7
+            with self.assertRaises(othello.InvalidArgumentError):
+                e.load_weights("/nonexistent/weights.bin")
+            with self.assertRaises(othello.InvalidArgumentError):
+                e.load_weights(b"not weights")
+
+    def test_every_header_status_is_known(self):
+        header = (ROOT / "include" / "othello.h").read_text()
+        codes = {m[0]: int(m[1]) for m in re.findall(r"OTHELLO_STATUS_(\w+) = (\d+)", header)}
+        self.assertIn("OK", codes)
+        for name, value in codes.items():
+            self.assertEqual(othello.Status[name], value)
+            if value != 0:
+                self.assertIn(othello.Status(value), othello._ERRORS)
+        colors = dict(re.findall(r"OTHELLO_COLOR_(\w+) = (\d+)", header))
+        self.assertEqual({k: int(v) for k, v in colors.items()}, {c.name: c.value for c in Color})
+        evaluations = dict(re.findall(r"OTHELLO_EVALUATION_(\w+) = (\d+)", header))
+        for name, value in evaluations.items():
+            self.assertEqual(othello.Evaluation[name], int(value))
+        strategies = dict(re.findall(r"OTHELLO_STRATEGY_(\w+) = (\d+)", header))
+        self.assertEqual(
+            {k: int(v) for k, v in strategies.items()},
+            {s.name: s.value for s in othello.Strategy},
+        )
+
+    def test_version(self):
+        self.assertEqual(othello.version(), othello.HEADER_VERSION)
+        header = (ROOT / "include" / "othello.h").read_text()
+        self.assertIn(f'#define OTHELLO_VERSION_STRING "{othello.HEADER_VERSION}"', header)
+
+    def test_library_lookup(self):
+        env = os.environ.get("OTHELLO_LIBRARY")
+        if env:
+            self.assertEqual(othello.library_path(), env)
+        code = "import othello; print(othello.library_path())"
+        # A directory works too.
+        lib_dir = str(Path(othello.library_path()).parent)
+        if os.path.isfile(os.path.join(lib_dir, "libothello.so")):
+            out = subprocess.run(
+                [sys.executable, "-c", code],
+                cwd=HERE,
+                env={**os.environ, "OTHELLO_LIBRARY": lib_dir},
+                capture_output=True,
+                text=True,
+                timeout=60,
+            )
+            self.assertEqual(out.returncode, 0, out.stderr)
+            self.assertEqual(out.stdout.strip(), os.path.join(lib_dir, "libothello.so"))
+        # A wrong path is an ImportError that says what to do.
+        out = subprocess.run(
+            [sys.executable, "-c", code],
+            cwd=HERE,
+            env={**os.environ, "OTHELLO_LIBRARY": "/nonexistent/libothello.so"},
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        self.assertNotEqual(out.returncode, 0)
+        self.assertIn("ImportError", out.stderr)
+        self.assertIn("OTHELLO_LIBRARY", out.stderr)
+
+
+class PlayScriptTest(unittest.TestCase):
+    def run_play(self, args, text):
+        return subprocess.run(
+            [sys.executable, str(HERE / "play.py"), *args],
+            input=text,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+
+    def test_a_game(self):
+        out = self.run_play(
+            ["--level", "1"], "help\nz9\na1\nmoves\nf5\nundo\nredo\nhint\nauto\n"
+        )
+        self.assertEqual(out.returncode, 0, out.stderr)
+        text = out.stdout
+        self.assertIn("commands:", text)
+        self.assertIn("'z9' is not a square", text)
+        self.assertIn("a1 flips no disc", text)
+        self.assertIn("legal moves: d3 c4 f5 e6", text)
+        self.assertIn("you play f5, flipping e5", text)
+        self.assertIn("hint: ", text)
+        m = re.search(r"Game over: black (\d+), white (\d+): (you win|you lose|a draw)\.", text)
+        self.assertIsNotNone(m, text[-2000:])
+        self.assertLessEqual(int(m.group(1)) + int(m.group(2)), 64)
+        transcript = re.search(r"transcript: (\S+)", text).group(1)
+        self.assertTrue(transcript.startswith("f5"))
+        othello.Board.from_transcript(transcript).close()
+
+    def test_white_and_end_of_input(self):
+        out = self.run_play(["--white", "--level", "1"], "")
+        self.assertEqual(out.returncode, 0, out.stderr)
+        self.assertIn("the engine plays", out.stdout)
+        self.assertIn("Bye!", out.stdout)
+        out = self.run_play(["--level", "99"], "")
+        self.assertEqual(out.returncode, 2)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,437 @@
+//! The evaluation on any board size: the terms of evaluation v1
+//! ([`crate::eval`]) measured on the board at hand.
+//!
+//! - edges: an edge table built by the same averaging (Jan Gray's dynamic
+//!   programming) for the board's own edge length up to 10 squares; on
+//!   bigger boards, each edge is read as two 8-square segments, one from each
+//!   corner, with a table built for a line that has a corner at one end only;
+//! - mobility and potential mobility;
+//! - corners, and X- and C-squares next to an empty corner;
+//! - disc count (slightly bad early, the result at the end);
+//! - parity: who plays the last empty square if nobody passes.
+//!
+//! The weights are evaluation v1's, interpolated on the fraction of the board
+//! still empty (its anchors at 60 and 30 empties of 60 become 100% and 50%),
+//! in centi-discs: [`crate::eval::SCALE`] per disc. Every term but parity is
+//! antisymmetric in the two sides and invariant under the board symmetries.
+
+use super::bits::Bits;
+use super::geometry::Geometry;
+use super::position::{moves_of, neighbours};
+use crate::eval::SCALE;
+use once_cell::sync::Lazy;
+
+/// Weights of one phase, as in evaluation v1 (`edge` is a percentage of the
+/// edge table's value, the rest centi-discs per unit of the feature).
+#[derive(Clone, Copy)]
+struct Phase {
+    edge: i32,
+    mobility: i32,
+    potential: i32,
+    corner: i32,
+    x_square: i32,
+    c_square: i32,
+    disc: i32,
+    parity: i32,
+}
+
+const OPENING: Phase = Phase {
+    edge: 390,
+    mobility: 15,
+    potential: 20,
+    corner: 75,
+    x_square: -1200,
+    c_square: -600,
+    disc: 0,
+    parity: 0,
+};
+
+const MIDGAME: Phase = Phase {
+    edge: 260,
+    mobility: 80,
+    potential: 15,
+    corner: 75,
+    x_square: -700,
+    c_square: -350,
+    disc: -40,
+    parity: 75,
+};
+
+const ENDGAME: Phase = Phase {
+    edge: 45,
+    mobility: 240,
+    potential: 0,
+    corner: 0,
+    x_square: -50,
+    c_square: -200,
+    disc: 40,
+    parity: 50,
+};
+
+/// The phase scale: 60 at the start of any board, 0 when it is full.
+const PHASE_SPAN: i32 = 60;
+const MIDGAME_AT: i32 = 30;
+/// Sums are kept in 1/FIXED centi-disc until the final division.
+const FIXED: i32 = 64;
+
+/// Weights times [`FIXED`] (edge: times FIXED / 100), parity in centi-discs.
+#[derive(Clone, Copy, Default)]
+struct Weights {
+    edge: i32,
+    mobility: i32,
+    potential: i32,
+    corner: i32,
+    x_square: i32,
+    c_square: i32,
+    disc: i32,
+    parity: i32,
+}
+
+fn lerp(a: i32, b: i32, t: i32, span: i32, mul: i32, div: i32) -> i32 {
+    let num = (a * (span - t) + b * t) * mul;
+    let den = span * div;
+    if num >= 0 {
+        (num + den / 2) / den
+    } else {
+        (num - den / 2) / den
+    }
+}
+
+/// The weights at `phase` (0..=60, 60 = empty board).
+fn weights_at(phase: i32) -> Weights {
+    let (a, b, t, span) = if phase >= PHASE_SPAN {
+        (OPENING, OPENING, 0, 1)
+    } else if phase >= MIDGAME_AT {
+        (
+            OPENING,
+            MIDGAME,
+            PHASE_SPAN - phase,
+            PHASE_SPAN - MIDGAME_AT,
+        )
+    } else {
+        (MIDGAME, ENDGAME, MIDGAME_AT - phase, MIDGAME_AT)
+    };
+    Weights {
+        edge: lerp(a.edge, b.edge, t, span, FIXED, 100),
+        mobility: lerp(a.mobility, b.mobility, t, span, FIXED, 1),
+        potential: lerp(a.potential, b.potential, t, span, FIXED, 1),
+        corner: lerp(a.corner, b.corner, t, span, FIXED, 1),
+        x_square: lerp(a.x_square, b.x_square, t, span, FIXED, 1),
+        c_square: lerp(a.c_square, b.c_square, t, span, FIXED, 1),
+        disc: lerp(a.disc, b.disc, t, span, FIXED, 1),
+        parity: lerp(a.parity, b.parity, t, span, 1, 1),
+    }
+}
+
+/// `WEIGHTS[n / 2 - 2][empties]` for the `n`x`n` board, 0..=n*n empties.
+static WEIGHTS: Lazy<Vec<Vec<Weights>>> = Lazy::new(|| {
+    (4..=16u32)
+        .step_by(2)
+        .map(|n| {
+            let playable = (n * n - 4) as i32;
+            (0..=n * n)
+                .map(|e| {
+                    let phase = ((e as i32).min(playable) * PHASE_SPAN + playable / 2) / playable;
+                    weights_at(phase)
+                })
+                .collect()
+        })
+        .collect()
+});
+
+// ---------------------------------------------------------------------------
+// Edge tables
+
+/// Cells of a line: 0 empty, 1 the side to move's, 2 the opponent's;
+/// index = sum of cell * 3^position.
+fn decode(mut index: usize, len: usize) -> Vec<u8> {
+    let mut cells = vec![0u8; len];
+    for c in &mut cells {
+        *c = (index % 3) as u8;
+        index /= 3;
+    }
+    cells
+}
+
+fn encode(cells: &[u8]) -> usize {
+    cells.iter().rev().fold(0, |i, &c| i * 3 + c as usize)
+}
+
+/// `cells` after `colour` is placed on the empty `square`, with the discs it
+/// flips along the line.
+fn place(cells: &[u8], square: usize, colour: u8) -> Vec<u8> {
+    let len = cells.len() as isize;
+    let mut next = cells.to_vec();
+    next[square] = colour;
+    let other = 3 - colour;
+    for step in [-1isize, 1] {
+        let mut i = square as isize + step;
+        while (0..len).contains(&i) && cells[i as usize] == other {
+            i += step;
+        }
+        if (0..len).contains(&i) && cells[i as usize] == colour {
+            let mut j = square as isize + step;
+            while j != i {
+                next[j as usize] = colour;
+                j += step;
+            }
+        }
+    }
+    next
+}
+
+/// Gray's averaging for a line of `len` squares, in centi-discs: a full
+/// line scores its disc difference plus one disc per corner (cell 0 is a
+/// corner; the last cell too when `both_corners`); a line with empties the
+/// average, over its empty squares and both colours, of the line after that
+/// placement. Kept exact by scaling by 2^len len! (see `crate::eval`).
+fn build_table(len: usize, both_corners: bool) -> Vec<i16> {
+    let configs = 3usize.pow(len as u32);
+    let exact_scale: i64 = (1i64 << len) * (1..=len as i64).product::<i64>();
+    let value = |c: u8| match c {
+        1 => SCALE as i64,
+        2 => -(SCALE as i64),
+        _ => 0,
+    };
+    let mut exact = vec![0i64; configs];
+    // Configurations in order of their number of empties, fewest first.
+    let mut order: Vec<(usize, usize)> = (0..configs)
+        .map(|i| (decode(i, len).iter().filter(|&&c| c == 0).count(), i))
+        .collect();
+    order.sort_unstable();
+    for &(empties, index) in &order {
+        let cells = decode(index, len);
+        exact[index] = if empties == 0 {
+            let mut v: i64 = cells.iter().map(|&c| value(c)).sum::<i64>() + value(cells[0]);
+            if both_corners {
+                v += value(cells[len - 1]);
+            }
+            v * exact_scale
+        } else {
+            let sum: i64 = (0..len)
+                .filter(|&s| cells[s] == 0)
+                .flat_map(|s| [1u8, 2].map(|colour| exact[encode(&place(&cells, s, colour))]))
+                .sum();
+            sum / (2 * empties as i64)
+        };
+    }
+    exact
+        .iter()
+        .map(|&v| ((2 * v + v.signum() * exact_scale) / (2 * exact_scale)) as i16)
+        .collect()
+}
+
+/// Full-edge tables by length (4, 6, 8, 10) and the 8-square corner segment.
+static FULL_EDGE: [Lazy<Vec<i16>>; 4] = [
+    Lazy::new(|| build_table(4, true)),
+    Lazy::new(|| build_table(6, true)),
+    Lazy::new(|| build_table(8, true)),
+    Lazy::new(|| build_table(10, true)),
+];
+static SEGMENT: Lazy<Vec<i16>> = Lazy::new(|| build_table(SEGMENT_LEN, false));
+/// Boards up to this side read whole edges; bigger ones corner segments.
+const FULL_EDGE_MAX: u32 = 10;
+const SEGMENT_LEN: usize = 8;
+
+/// The table index of the line of `len` squares from `start`, `stride` apart.
+#[inline]
+fn line_index<B: Bits>(p: B, o: B, start: i32, stride: i32, len: usize) -> usize {
+    let mut index = 0;
+    let mut sq = start + stride * (len as i32 - 1);
+    for _ in 0..len {
+        let s = sq as u32;
+        index = index * 3 + p.has(s) as usize + 2 * o.has(s) as usize;
+        sq -= stride;
+    }
+    index
+}
+
+/// The edge term: the table values of the four edges, or of the eight
+/// corner segments.
+fn edges<G: Geometry>(p: G::B, o: G::B) -> i32 {
+    let n = G::N as i32;
+    let last = n * n - 1;
+    if G::N <= FULL_EDGE_MAX {
+        let table: &[i16] = &FULL_EDGE[(G::N / 2 - 2) as usize];
+        let len = G::N as usize;
+        [(0, 1), (n * (n - 1), 1), (0, n), (n - 1, n)]
+            .iter()
+            .map(|&(start, stride)| table[line_index(p, o, start, stride, len)] as i32)
+            .sum()
+    } else {
+        let table: &[i16] = &SEGMENT;
+        [
+            (0, 1),
+            (0, n),
+            (n - 1, -1),
+            (n - 1, n),
+            (n * (n - 1), 1),
+            (n * (n - 1), -n),
+            (last, -1),
+            (last, -n),
+        ]
+        .iter()
+        .map(|&(start, stride)| table[line_index(p, o, start, stride, SEGMENT_LEN)] as i32)
+        .sum()
+    }
+}
+
+/// The largest evaluation: one disc short of the largest real win.
+pub fn max_eval<G: Geometry>() -> i32 {
+    (G::SQUARES as i32 - 1) * SCALE
+}
+
+/// The parity term with `empties` empty squares (what the evaluation adds
+/// for the side to move whatever the discs).
+#[inline]
+pub fn parity<G: Geometry>(empties: u32) -> i32 {
+    let w = WEIGHTS[(G::N / 2 - 2) as usize][empties as usize].parity;
+    if empties % 2 == 1 {
+        w
+    } else {
+        -w
+    }
+}
+
+/// The evaluation of `p` to move against `o`: the expected final disc
+/// difference in centi-discs, within `-max_eval..=max_eval`.
+pub fn evaluate<G: Geometry>(p: G::B, o: G::B) -> i32 {
+    let empty = !(p | o) & G::ALL;
+    let empties = empty.count();
+    let w = &WEIGHTS[(G::N / 2 - 2) as usize][empties as usize];
+    let count = |b: G::B| b.count() as i32;
+    let mobility = count(moves_of::<G>(p, o)) - count(moves_of::<G>(o, p));
+    let potential = count(neighbours::<G>(o) & empty) - count(neighbours::<G>(p) & empty);
+    let near_empty_corner = neighbours::<G>(empty & G::CORNERS);
+    let x = near_empty_corner & G::X_SQUARES;
+    let c = near_empty_corner & G::C_SQUARES;
+    let sum = w.edge * edges::<G>(p, o)
+        + w.mobility * mobility
+        + w.potential * potential
+        + w.corner * (count(p & G::CORNERS) - count(o & G::CORNERS))
+        + w.x_square * (count(p & x) - count(o & x))
+        + w.c_square * (count(p & c) - count(o & c))
+        + w.disc * (count(p) - count(o));
+    let max = max_eval::<G>();
+    (sum / FIXED + parity::<G>(empties)).clamp(-max, max)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::Rng;
+    use crate::sized::geometry::*;
+    use crate::sized::position::Pos;
+
+    fn random_positions<G: Geometry>(seed: u64, games: usize) -> Vec<Pos<G>> {
+        let mut rng = Rng::new(seed);
+        let mut out = Vec::new();
+        for _ in 0..games {
+            let mut pos = Pos::<G>::start();
+            loop {
+                out.push(pos);
+                let moves: Vec<u32> = pos.legal_moves().squares().collect();
+                if moves.is_empty() {
+                    if pos.opponent_moves().is_zero() {
+                        break;
+                    }
+                    pos = pos.pass();
+                    continue;
+                }
+                pos = pos.play(moves[rng.below(moves.len())]).unwrap();
+            }
+        }
+        out
+    }
+
+    /// `b` under symmetry `k` (0..8) of the `n`x`n` board.
+    fn transform<G: Geometry>(b: G::B, k: usize) -> G::B {
+        let n = G::N;
+        let mut out = G::B::ZERO;
+        for sq in b.squares() {
+            let (r, c) = (sq / n, sq % n);
+            let (r, c) = match k {
+                0 => (r, c),
+                1 => (c, n - 1 - r),
+                2 => (n - 1 - r, n - 1 - c),
+                3 => (n - 1 - c, r),
+                4 => (r, n - 1 - c),
+                5 => (n - 1 - r, c),
+                6 => (c, r),
+                _ => (n - 1 - c, n - 1 - r),
+            };
+            out |= G::B::bit(r * n + c);
+        }
+        out
+    }
+
+    fn symmetric_and_antisymmetric<G: Geometry>(games: usize) {
+        let max = max_eval::<G>();
+        for pos in random_positions::<G>(G::N as u64, games) {
+            let (p, o) = (pos.player, pos.opponent);
+            let v = evaluate::<G>(p, o);
+            assert!((-max..=max).contains(&v));
+            for k in 1..8 {
+                let image = evaluate::<G>(transform::<G>(p, k), transform::<G>(o, k));
+                assert_eq!(image, v, "{pos:?} symmetry {k}");
+            }
+            let swapped = evaluate::<G>(o, p);
+            let par = parity::<G>((!(p | o) & G::ALL).count());
+            if v.abs() < max && swapped.abs() < max {
+                assert_eq!(v - par, -(swapped - par), "{pos:?}");
+            }
+        }
+        assert_eq!(evaluate::<G>(G::START_BLACK, G::START_WHITE), 0);
+    }
+
+    #[test]
+    fn every_size_is_symmetric_and_antisymmetric() {
+        symmetric_and_antisymmetric::<S4>(20);
+        symmetric_and_antisymmetric::<S6>(20);
+        symmetric_and_antisymmetric::<S8>(10);
+        symmetric_and_antisymmetric::<S10>(5);
+        symmetric_and_antisymmetric::<S12>(3);
+        symmetric_and_antisymmetric::<S14>(2);
+        symmetric_and_antisymmetric::<S16>(2);
+    }
+
+    #[test]
+    fn edge_tables_value_edges_like_evaluation_v1() {
+        let t: &[i16] = &FULL_EDGE[2];
+        let line = |s: &str| {
+            encode(
+                &s.bytes()
+                    .map(|b| match b {
+                        b'P' => 1,
+                        b'O' => 2,
+                        _ => 0,
+                    })
+                    .collect::<Vec<u8>>(),
+            )
+        };
+        assert!(t[line("PPPPPPPP")] > 0);
+        assert!(t[line("OPPPPPP-")] < 0);
+        assert!(t[line("-PO-----")] < 0);
+        assert_eq!(t[line("POOOOOOP")], -t[line("OPPPPPPO")]);
+        // A corner-anchored segment values its corner, not its far end.
+        let s: &[i16] = &SEGMENT;
+        assert!(s[line("P-------")] > s[line("-------P")]);
+    }
+
+    #[test]
+    fn corners_are_good_and_x_squares_bad_everywhere() {
+        fn check<G: Geometry>() {
+            let n = G::N;
+            // The side to move holds a corner, or an X-square by an empty corner.
+            let corner = evaluate::<G>(G::B::bit(0) | G::START_BLACK, G::START_WHITE);
+            let x = evaluate::<G>(G::B::bit(n + 1) | G::START_BLACK, G::START_WHITE);
+            assert!(corner > x, "{n}: corner {corner} x {x}");
+            if n >= 6 {
+                assert!(x < 0, "{n}: x-square {x}");
+            }
+        }
+        check::<S6>();
+        check::<S10>();
+        check::<S16>();
+    }
+}

@@ -1,0 +1,337 @@
+//! Board geometries: one zero-sized type per board size, fixing the side
+//! length `N`, the bit type and the masks that shift-and-mask move generation
+//! needs. Squares are `row * N + col` (a1 = 0), bit `i` is square `i`.
+
+use super::bits::{Bits, U256};
+use once_cell::sync::Lazy;
+use std::fmt::Debug;
+use std::hash::Hash;
+
+/// A board size, with its bit type and masks. Everything generic in
+/// [`crate::sized`] is monomorphised per geometry, so `N` and the masks are
+/// compile-time constants in the hot loops.
+pub trait Geometry: Copy + Clone + Default + Eq + Hash + Debug + Send + Sync + 'static {
+    /// The bit set type: at least `N * N` bits.
+    type B: Bits;
+    /// Squares per side (even, 4..=16).
+    const N: u32;
+    /// `N * N`.
+    const SQUARES: u32;
+    /// Every square of the board (the bits above `N * N` are always clear).
+    const ALL: Self::B;
+    /// Every square but column 0 (a): where an eastward shift may land.
+    const NOT_COL0: Self::B;
+    /// Every square but the last column: where a westward shift may land.
+    const NOT_COLN: Self::B;
+    /// Columns 1..N-2: discs that horizontal and diagonal runs may cross.
+    const INNER: Self::B;
+    const CORNERS: Self::B;
+    /// The diagonal neighbours of the corners.
+    const X_SQUARES: Self::B;
+    /// The edge neighbours of the corners.
+    const C_SQUARES: Self::B;
+    /// Every square of the four edges.
+    const EDGES: Self::B;
+    /// The start: black on the lower-left / upper-right centre squares...
+    const START_BLACK: Self::B;
+    /// ... and white on the upper-left / lower-right ones (d4 and e5 on 8x8).
+    const START_WHITE: Self::B;
+
+    /// Tables built once per geometry at first use.
+    fn tables() -> &'static Tables<Self::B>;
+}
+
+/// Masks that are cheaper to build at run time than as constants.
+#[derive(Debug)]
+pub struct Tables<B> {
+    /// `neighbours[sq]`: the up to 8 squares around `sq`.
+    pub neighbours: Vec<B>,
+    /// `rays[sq][d]`: the squares strictly beyond `sq` in direction `d`, to
+    /// the edge. Directions 0..4 walk up the square order (east, north,
+    /// north-east, north-west), 4..8 down (west, south, south-west,
+    /// south-east).
+    pub rays: Vec<[B; 8]>,
+    /// Each row, each column, each diagonal (a1-h8 direction) and each
+    /// anti-diagonal (h1-a8 direction).
+    pub rows: Vec<B>,
+    pub cols: Vec<B>,
+    pub diagonals: Vec<B>,
+    pub anti_diagonals: Vec<B>,
+    /// The four (N/2)x(N/2) quadrants, for parity.
+    pub quadrants: [B; 4],
+    /// Columns 0 and N-1 / rows 0 and N-1.
+    pub edge_cols: B,
+    pub edge_rows: B,
+}
+
+impl<B: Bits> Tables<B> {
+    pub fn build(n: u32) -> Tables<B> {
+        let set = |f: &dyn Fn(u32, u32) -> bool| {
+            let mut b = B::ZERO;
+            for sq in 0..n * n {
+                if f(sq / n, sq % n) {
+                    b |= B::bit(sq);
+                }
+            }
+            b
+        };
+        let ni = n as i32;
+        let neighbours = (0..n * n)
+            .map(|sq| {
+                let (r, c) = ((sq / n) as i32, (sq % n) as i32);
+                set(&|rr, cc| {
+                    let (dr, dc) = (rr as i32 - r, cc as i32 - c);
+                    (dr, dc) != (0, 0) && dr.abs() <= 1 && dc.abs() <= 1
+                })
+            })
+            .collect();
+        const STEPS: [(i32, i32); 8] = [
+            (0, 1),
+            (1, 0),
+            (1, 1),
+            (1, -1),
+            (0, -1),
+            (-1, 0),
+            (-1, -1),
+            (-1, 1),
+        ];
+        let rays = (0..n * n)
+            .map(|sq| {
+                let mut out = [B::ZERO; 8];
+                for (d, &(dr, dc)) in STEPS.iter().enumerate() {
+                    let (mut r, mut c) = ((sq / n) as i32 + dr, (sq % n) as i32 + dc);
+                    while (0..ni).contains(&r) && (0..ni).contains(&c) {
+                        out[d] |= B::bit((r * ni + c) as u32);
+                        r += dr;
+                        c += dc;
+                    }
+                }
+                out
+            })
+            .collect();
+        let rows = (0..n).map(|i| set(&|r, _| r == i)).collect();
+        let cols = (0..n).map(|i| set(&|_, c| c == i)).collect();
+        let diagonals = (0..2 * ni - 1)
+            .map(|k| set(&|r, c| c as i32 - r as i32 + ni - 1 == k))
+            .collect();
+        let anti_diagonals = (0..2 * ni - 1)
+            .map(|k| set(&|r, c| (c + r) as i32 == k))
+            .collect();
+        let h = n / 2;
+        let quadrants = [
+            set(&|r, c| r < h && c < h),
+            set(&|r, c| r < h && c >= h),
+            set(&|r, c| r >= h && c < h),
+            set(&|r, c| r >= h && c >= h),
+        ];
+        Tables {
+            neighbours,
+            rays,
+            rows,
+            cols,
+            diagonals,
+            anti_diagonals,
+            quadrants,
+            edge_cols: set(&|_, c| c == 0 || c == n - 1),
+            edge_rows: set(&|r, _| r == 0 || r == n - 1),
+        }
+    }
+}
+
+/// The masks a geometry declares as constants.
+#[derive(Clone, Copy)]
+pub enum Kind {
+    All,
+    NotCol0,
+    NotColN,
+    Inner,
+    Corners,
+    XSquares,
+    CSquares,
+    Edges,
+    StartBlack,
+    StartWhite,
+}
+
+const fn is_end(x: u32, n: u32) -> bool {
+    x == 0 || x == n - 1
+}
+
+const fn is_next_to_end(x: u32, n: u32) -> bool {
+    x == 1 || x == n - 2
+}
+
+/// Whether square `sq` of the `n`x`n` board belongs to the mask `kind`.
+pub const fn in_kind(n: u32, sq: u32, kind: Kind) -> bool {
+    let (r, c) = (sq / n, sq % n);
+    let h = n / 2;
+    match kind {
+        Kind::All => true,
+        Kind::NotCol0 => c != 0,
+        Kind::NotColN => c != n - 1,
+        Kind::Inner => c != 0 && c != n - 1,
+        Kind::Corners => is_end(r, n) && is_end(c, n),
+        Kind::XSquares => is_next_to_end(r, n) && is_next_to_end(c, n),
+        Kind::CSquares => {
+            (is_end(r, n) && is_next_to_end(c, n)) || (is_next_to_end(r, n) && is_end(c, n))
+        }
+        Kind::Edges => is_end(r, n) || is_end(c, n),
+        Kind::StartBlack => (r == h - 1 && c == h) || (r == h && c == h - 1),
+        Kind::StartWhite => (r == h - 1 && c == h - 1) || (r == h && c == h),
+    }
+}
+
+pub const fn mask_u64(n: u32, kind: Kind) -> u64 {
+    let mut m = 0u64;
+    let mut sq = 0;
+    while sq < n * n {
+        if in_kind(n, sq, kind) {
+            m |= 1 << sq;
+        }
+        sq += 1;
+    }
+    m
+}
+
+pub const fn mask_u128(n: u32, kind: Kind) -> u128 {
+    let mut m = 0u128;
+    let mut sq = 0;
+    while sq < n * n {
+        if in_kind(n, sq, kind) {
+            m |= 1 << sq;
+        }
+        sq += 1;
+    }
+    m
+}
+
+pub const fn mask_u256(n: u32, kind: Kind) -> U256 {
+    let mut m = U256([0; 4]);
+    let mut sq = 0;
+    while sq < n * n {
+        if in_kind(n, sq, kind) {
+            m = m.const_or(U256::const_bit(sq));
+        }
+        sq += 1;
+    }
+    m
+}
+
+macro_rules! geometry {
+    ($name:ident, $n:expr, $b:ty, $mask:ident, $doc:literal) => {
+        #[doc = $doc]
+        #[derive(Clone, Copy, Default, PartialEq, Eq, Hash, Debug)]
+        pub struct $name;
+
+        impl Geometry for $name {
+            type B = $b;
+            const N: u32 = $n;
+            const SQUARES: u32 = $n * $n;
+            const ALL: $b = $mask($n, Kind::All);
+            const NOT_COL0: $b = $mask($n, Kind::NotCol0);
+            const NOT_COLN: $b = $mask($n, Kind::NotColN);
+            const INNER: $b = $mask($n, Kind::Inner);
+            const CORNERS: $b = $mask($n, Kind::Corners);
+            const X_SQUARES: $b = $mask($n, Kind::XSquares);
+            const C_SQUARES: $b = $mask($n, Kind::CSquares);
+            const EDGES: $b = $mask($n, Kind::Edges);
+            const START_BLACK: $b = $mask($n, Kind::StartBlack);
+            const START_WHITE: $b = $mask($n, Kind::StartWhite);
+
+            fn tables() -> &'static Tables<$b> {
+                static TABLES: Lazy<Tables<$b>> = Lazy::new(|| Tables::build($n));
+                &TABLES
+            }
+        }
+    };
+}
+
+geometry!(
+    S4,
+    4,
+    u64,
+    mask_u64,
+    "The 4x4 board, on a `u64` (16 bits used)."
+);
+geometry!(
+    S6,
+    6,
+    u64,
+    mask_u64,
+    "The 6x6 board, on a `u64` (36 bits used)."
+);
+geometry!(
+    S8,
+    8,
+    u64,
+    mask_u64,
+    "The 8x8 board through the generic code, to cross-check it against the \
+     dedicated 8x8 implementation (the library's 8x8 boards use the latter)."
+);
+geometry!(
+    S10,
+    10,
+    u128,
+    mask_u128,
+    "The 10x10 board, on a `u128` (100 bits used)."
+);
+geometry!(
+    S12,
+    12,
+    U256,
+    mask_u256,
+    "The 12x12 board, on a `U256` (144 bits used)."
+);
+geometry!(
+    S14,
+    14,
+    U256,
+    mask_u256,
+    "The 14x14 board, on a `U256` (196 bits used)."
+);
+geometry!(
+    S16,
+    16,
+    U256,
+    mask_u256,
+    "The 16x16 board, on a `U256` (all 256 bits)."
+);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check<G: Geometry>() {
+        let n = G::N;
+        assert_eq!(G::ALL.count(), n * n);
+        assert_eq!(G::CORNERS.count(), 4);
+        assert_eq!(G::X_SQUARES.count(), 4);
+        assert_eq!(G::C_SQUARES.count(), 8);
+        assert_eq!(G::EDGES.count(), 4 * n - 4);
+        assert_eq!(G::INNER.count(), n * (n - 2));
+        assert_eq!((G::START_BLACK | G::START_WHITE).count(), 4);
+        let t = G::tables();
+        assert_eq!(t.neighbours[0].count(), 3);
+        assert_eq!(t.neighbours[(n + 1) as usize].count(), 8);
+        assert_eq!(t.diagonals.len() as u32, 2 * n - 1);
+        let all = t.rows.iter().fold(G::B::ZERO, |a, &b| a | b);
+        assert!(all == G::ALL);
+        let q = t.quadrants.iter().fold(G::B::ZERO, |a, &b| a | b);
+        assert!(q == G::ALL);
+    }
+
+    #[test]
+    fn masks_of_every_size() {
+        check::<S4>();
+        check::<S6>();
+        check::<S8>();
+        check::<S10>();
+        check::<S12>();
+        check::<S14>();
+        check::<S16>();
+        // The 8x8 start equals the dedicated implementation's.
+        let start = crate::Position::start();
+        assert_eq!(S8::START_BLACK, start.player.0);
+        assert_eq!(S8::START_WHITE, start.opponent.0);
+    }
+}

@@ -1,0 +1,273 @@
+//! The midgame search on any board size: negamax principal-variation search
+//! over [`super::eval`], with the transposition table and the move ordering
+//! of [`crate::search`] (hash move, shallow searches at higher depths, else
+//! fastest-first). Scores are in centi-discs; finished games score their
+//! exact result.
+
+use super::bits::Bits;
+use super::eval::evaluate;
+use super::geometry::Geometry;
+use super::hash::{key, SizedTable, NO_MOVE};
+use super::position::{final_score, flips_of, moves_of, neighbours, Pos};
+use crate::endgame::{Abort, Budget};
+use crate::eval::SCALE;
+
+/// Above any midgame or final score (256 discs at most), in centi-discs.
+pub const INF: i32 = 300 * SCALE;
+
+/// From this remaining depth on, moves are ordered by a shallow search.
+const SHALLOW_ORDER_DEPTH: u32 = 4;
+
+/// A midgame searcher over one transposition table.
+pub struct Searcher<'t, 'b> {
+    pub table: &'t mut SizedTable,
+    pub budget: &'t mut Budget<'b>,
+}
+
+/// The value at the depth limit: the evaluation, except for the finished
+/// games that are cheap to see (a side wiped out, or a full board).
+#[inline]
+pub(crate) fn leaf<G: Geometry>(p: G::B, o: G::B) -> i32 {
+    if p.is_zero() || o.is_zero() || (p | o) == G::ALL {
+        terminal::<G>(p, o)
+    } else {
+        evaluate::<G>(p, o)
+    }
+}
+
+/// The final result of a finished game, in centi-discs.
+#[inline]
+pub(crate) fn terminal<G: Geometry>(p: G::B, o: G::B) -> i32 {
+    final_score::<G>(p, o) * SCALE
+}
+
+/// A static preference for squares, for ordering only: corners best, then
+/// edges, the corners' neighbours worst.
+#[inline]
+pub(crate) fn square_value<G: Geometry>(x: u32) -> i32 {
+    if G::CORNERS.has(x) {
+        18
+    } else if G::X_SQUARES.has(x) {
+        2
+    } else if G::C_SQUARES.has(x) {
+        4
+    } else if G::EDGES.has(x) {
+        14
+    } else {
+        8
+    }
+}
+
+impl Searcher<'_, '_> {
+    /// The value of `pos` searched `depth` plies deep, fail-soft within
+    /// (alpha, beta).
+    pub fn pvs<G: Geometry>(
+        &mut self,
+        pos: Pos<G>,
+        depth: u32,
+        alpha: i32,
+        beta: i32,
+    ) -> Result<i32, Abort> {
+        self.node::<G>(pos.player, pos.opponent, depth, alpha, beta, false)
+    }
+
+    fn node<G: Geometry>(
+        &mut self,
+        p: G::B,
+        o: G::B,
+        depth: u32,
+        mut alpha: i32,
+        mut beta: i32,
+        passed: bool,
+    ) -> Result<i32, Abort> {
+        self.budget.tick()?;
+        if depth == 0 {
+            return Ok(leaf::<G>(p, o));
+        }
+        let moves = moves_of::<G>(p, o);
+        if moves.is_zero() {
+            if passed || moves_of::<G>(o, p).is_zero() {
+                return Ok(if passed {
+                    -terminal::<G>(o, p)
+                } else {
+                    terminal::<G>(p, o)
+                });
+            }
+            // A pass uses no depth.
+            return Ok(-self.node::<G>(o, p, depth, -beta, -alpha, true)?);
+        }
+        let k = key(Pos::<G>::new(p, o));
+        let mut hash_move = NO_MOVE;
+        if let Some(e) = self.table.probe(k) {
+            let scale = if e.solved { SCALE } else { 1 };
+            if e.solved || e.depth as u32 >= depth {
+                let (lo, hi) = (e.lower as i32 * scale, e.upper as i32 * scale);
+                if lo >= beta || lo == hi {
+                    return Ok(lo);
+                }
+                if hi <= alpha {
+                    return Ok(hi);
+                }
+                alpha = alpha.max(lo);
+                beta = beta.min(hi);
+            }
+            hash_move = e.best;
+        }
+        let list = self.order::<G>(p, o, moves, hash_move, depth)?;
+        let (alpha0, beta0) = (alpha, beta);
+        let mut best = -INF;
+        let mut best_sq = NO_MOVE;
+        for (i, &(x, f)) in list.iter().enumerate() {
+            let (cp, co) = (o ^ f, p ^ f ^ G::B::bit(x));
+            let score = if i == 0 {
+                -self.node::<G>(cp, co, depth - 1, -beta, -alpha, false)?
+            } else {
+                let s = -self.node::<G>(cp, co, depth - 1, -alpha - 1, -alpha, false)?;
+                if s > alpha && s < beta {
+                    -self.node::<G>(cp, co, depth - 1, -beta, -s, false)?
+                } else {
+                    s
+                }
+            };
+            if score > best {
+                best = score;
+                best_sq = x as u16;
+                if score > alpha {
+                    alpha = score;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        let (lo, hi) = if best <= alpha0 {
+            (-INF, best)
+        } else if best >= beta0 {
+            (best, INF)
+        } else {
+            (best, best)
+        };
+        let proven = best > alpha0;
+        self.table
+            .store(k, depth.min(255) as u8, false, lo, hi, best_sq, proven);
+        Ok(best)
+    }
+
+    /// The moves of `p` with their flips, best first.
+    fn order<G: Geometry>(
+        &mut self,
+        p: G::B,
+        o: G::B,
+        moves: G::B,
+        hash_move: u16,
+        depth: u32,
+    ) -> Result<Vec<(u32, G::B)>, Abort> {
+        let mut scored: Vec<(i32, u32, G::B)> = Vec::with_capacity(moves.count() as usize);
+        for x in moves.squares() {
+            let f = flips_of::<G>(p, o, x);
+            let (cp, co) = (o ^ f, p ^ f ^ G::B::bit(x));
+            let key = if x as u16 == hash_move {
+                i32::MAX
+            } else if depth >= SHALLOW_ORDER_DEPTH {
+                let d = (depth / 2 - 1).max(1);
+                let s = -self.node::<G>(cp, co, d, -INF, INF, false)?;
+                s * 4 - fastest_first_key::<G>(cp, co, x)
+            } else {
+                -fastest_first_key::<G>(cp, co, x)
+            };
+            scored.push((key, x, f));
+        }
+        scored.sort_by_key(|&(k, _, _)| std::cmp::Reverse(k));
+        Ok(scored.into_iter().map(|(_, x, f)| (x, f)).collect())
+    }
+}
+
+/// Lower is better for the mover who just played `x` leading to (cp, co):
+/// few replies (corners count double), few squares next to the mover's
+/// discs, a good square.
+#[inline]
+pub(crate) fn fastest_first_key<G: Geometry>(cp: G::B, co: G::B, x: u32) -> i32 {
+    let replies = moves_of::<G>(cp, co);
+    let corners = replies & G::CORNERS;
+    let potential = (neighbours::<G>(co) & !(cp | co) & G::ALL).count() as i32;
+    (replies.count() + corners.count()) as i32 * 16 + potential * 2 - square_value::<G>(x)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::Rng;
+    use crate::sized::geometry::*;
+    use std::sync::atomic::AtomicBool;
+
+    /// Plain negamax over the same evaluation: no pruning, no table.
+    fn minimax<G: Geometry>(p: G::B, o: G::B, depth: u32, passed: bool) -> i32 {
+        if depth == 0 {
+            return leaf::<G>(p, o);
+        }
+        let moves = moves_of::<G>(p, o);
+        if moves.is_zero() {
+            if passed || moves_of::<G>(o, p).is_zero() {
+                return if passed {
+                    -terminal::<G>(o, p)
+                } else {
+                    terminal::<G>(p, o)
+                };
+            }
+            return -minimax::<G>(o, p, depth, true);
+        }
+        moves
+            .squares()
+            .map(|x| {
+                let f = flips_of::<G>(p, o, x);
+                -minimax::<G>(o ^ f, p ^ f ^ G::B::bit(x), depth - 1, false)
+            })
+            .max()
+            .expect("moves is not empty")
+    }
+
+    fn pruning_never_changes_the_value<G: Geometry>(games: usize, max_depth: u32) {
+        let stop = AtomicBool::new(false);
+        let mut rng = Rng::new(3 + G::N as u64);
+        let mut table = SizedTable::new(2);
+        for game in 0..games {
+            let mut pos = Pos::<G>::start();
+            let plies = 2 + rng.below(G::SQUARES as usize - 6);
+            for _ in 0..plies {
+                let moves: Vec<u32> = pos.legal_moves().squares().collect();
+                if moves.is_empty() {
+                    pos = pos.pass();
+                    if pos.legal_moves().is_zero() {
+                        break;
+                    }
+                    continue;
+                }
+                pos = pos.play(moves[rng.below(moves.len())]).unwrap();
+            }
+            for depth in 1..=max_depth {
+                let exact = minimax::<G>(pos.player, pos.opponent, depth, false);
+                if game % 2 == 0 {
+                    table.clear();
+                }
+                let mut budget = Budget::new(&stop);
+                let mut s = Searcher {
+                    table: &mut table,
+                    budget: &mut budget,
+                };
+                assert_eq!(
+                    s.pvs(pos, depth, -INF, INF).unwrap(),
+                    exact,
+                    "depth {depth} {pos:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn pruning_never_changes_the_value_on_any_size() {
+        pruning_never_changes_the_value::<S4>(20, 5);
+        pruning_never_changes_the_value::<S6>(20, 4);
+        pruning_never_changes_the_value::<S10>(6, 3);
+        pruning_never_changes_the_value::<S16>(3, 3);
+    }
+}

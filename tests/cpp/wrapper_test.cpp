@@ -1,0 +1,258 @@
+// Tests of the C++ wrapper examples/cpp/othello.hpp, built by tests/bindings.rs
+// with g++ -std=c++17 (and -std=c++20) -Wall -Wextra -Wpedantic -Werror,
+// against the shared library, and against the static one under
+// AddressSanitizer + UBSan (which also checks that every handle is freed).
+// Prints "ok N checks" and exits 0 when every check passes.
+
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <thread>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "othello.hpp"
+
+static int checks = 0;
+static int failures = 0;
+
+#define CHECK(cond)                                                                  \
+    do {                                                                             \
+        checks++;                                                                    \
+        if (!(cond)) {                                                               \
+            failures++;                                                              \
+            std::fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
+        }                                                                            \
+    } while (0)
+
+// Runs `f`, which must throw othello::error with status `code`.
+template <typename F>
+static void expect_error(othello::status code, F f, const char *what) {
+    checks++;
+    try {
+        f();
+        failures++;
+        std::fprintf(stderr, "%s: no exception\n", what);
+    } catch (const othello::error &e) {
+        if (e.code() != code) {
+            failures++;
+            std::fprintf(stderr, "%s: status %d, expected %d (%s)\n", what, static_cast<int>(e.code()),
+                         static_cast<int>(code), e.what());
+        }
+    }
+}
+
+static const char *const ffo1 = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X";
+static const char *const pass_position = "XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXOO- O";
+
+// Handles are move-only.
+static_assert(!std::is_copy_constructible_v<othello::board>);
+static_assert(!std::is_copy_assignable_v<othello::board>);
+static_assert(std::is_nothrow_move_constructible_v<othello::board>);
+static_assert(std::is_nothrow_move_assignable_v<othello::board>);
+static_assert(!std::is_copy_constructible_v<othello::engine>);
+static_assert(std::is_nothrow_move_constructible_v<othello::engine>);
+static_assert(std::is_base_of_v<std::runtime_error, othello::error>);
+
+static void test_board() {
+    othello::board b;
+    CHECK(b.side_to_move() == othello::color::black);
+    CHECK(b.count(othello::color::black) == 2 && b.count(othello::color::empty) == 60);
+    CHECK(othello::square_names(b.legal_moves()) == "d3 c4 f5 e6");
+    CHECK(b.at("d4") == othello::color::white && b.at(28) == othello::color::black);
+    CHECK(b.mobility(othello::color::white) == 4);
+    CHECK(b.is_legal("f5") && !b.is_legal(0));
+    CHECK(b.flips(othello::square("f5")) == std::vector<int>{othello::square("e5")});
+    CHECK(b.play("F5") == std::vector<int>{36});
+    CHECK(b.move_number() == 2 && b.can_undo() && !b.can_redo());
+    CHECK(b.history() == std::vector<int>{37});
+    CHECK(b.transcript() == "f5");
+    CHECK(b.to_string().size() == 66 && b.to_string().back() == 'O');
+
+    expect_error(othello::status::illegal_move, [&] { b.play("a1"); }, "play a1");
+    expect_error(othello::status::invalid_square, [&] { b.play(64); }, "play 64");
+    expect_error(othello::status::invalid_square, [&] { b.at(-1); }, "at -1");
+    expect_error(othello::status::parse_error, [&] { b.play("z9"); }, "play z9");
+    expect_error(othello::status::cannot_pass, [&] { b.pass_turn(); }, "pass");
+    expect_error(othello::status::invalid_argument, [&] { b.count(static_cast<othello::color>(7)); }, "count 7");
+    expect_error(othello::status::parse_error, [] { othello::board::from_string("XO"); }, "from_string");
+    expect_error(othello::status::parse_error, [] { othello::board::from_transcript("f5z9"); }, "from_transcript");
+    expect_error(othello::status::invalid_square, [] { othello::square_name(99); }, "square_name 99");
+    CHECK(b.transcript() == "f5");  // the failures changed nothing
+
+    try {
+        b.play("a1");
+    } catch (const othello::error &e) {
+        CHECK(e.detail().find("a1") != std::string::npos);
+        CHECK(std::string(e.what()).find("illegal move") == 0);
+    }
+
+    // result<T>: no exception, the board unchanged on failure.
+    auto bad = b.try_play("a1");
+    CHECK(!bad && bad.code() == othello::status::illegal_move);
+    CHECK(!bad.err().detail().empty());
+    auto parsed = othello::try_square("h8");
+    CHECK(parsed && *parsed == 63);
+    CHECK(othello::try_square("i9").code() == othello::status::parse_error);
+    CHECK(othello::try_square("i9").value_or(-5) == -5);
+    auto good = b.try_play("d6");
+    CHECK(good.ok() && !good->empty());
+    CHECK(othello::board::try_from_string("nonsense").code() == othello::status::parse_error);
+    auto parsed_board = othello::board::try_from_string(ffo1);
+    CHECK(parsed_board && parsed_board->count(othello::color::empty) == 14);
+
+    // Undo/redo and clones.
+    othello::board copy = b.clone();
+    b.undo();
+    b.undo();
+    expect_error(othello::status::nothing_to_undo, [&] { b.undo(); }, "undo");
+    b.redo();
+    b.redo();
+    expect_error(othello::status::nothing_to_redo, [&] { b.redo(); }, "redo");
+    CHECK(b.to_string() == copy.to_string());
+    CHECK(copy.history() == b.history());
+
+    // Moves: the moved-from handle is empty and says so.
+    othello::board moved = std::move(copy);
+    CHECK(moved.move_number() == 3);
+    expect_error(othello::status::null_argument, [&] { (void)copy.move_number(); }, "moved-from");
+    copy = std::move(moved);
+    CHECK(copy.move_number() == 3);
+    copy = othello::board::from_transcript("f5d6c3d3c4");
+    CHECK(copy.move_number() == 6);
+
+    // Passes: play(pass) passes.
+    auto p = othello::board::from_string(pass_position);
+    CHECK(p.must_pass() && p.legal_moves().empty());
+    CHECK(p.play(othello::pass).empty());
+    CHECK(p.history() == std::vector<int>{othello::pass});
+    CHECK(p.play("h8").size() > 0 && p.is_game_over());
+    CHECK(othello::square_name(othello::pass) == "pass");
+    CHECK(othello::message(othello::status::ok) == std::string("ok"));
+    CHECK(othello::version() == OTHELLO_VERSION_STRING);
+    CHECK(othello::board{}.size() == 8);
+
+#ifdef OTHELLO_SIZE_MAX
+    // Sized boards: every list fits, up to 16x16.
+    auto big = othello::board::sized(16);
+    CHECK(big.size() == 16 && big.count(othello::color::empty) == 252);
+    int turns = 0;
+    while (!big.is_game_over() && turns < 20) {
+        auto moves = big.legal_moves();
+        big.play(moves.empty() ? othello::pass : moves.back());
+        turns++;
+    }
+    CHECK(turns == 20 && big.history().size() == 20);
+    expect_error(othello::status::invalid_argument, [] { othello::board::sized(5); }, "size 5");
+#endif
+}
+
+static void test_engine() {
+    othello::engine e{16};
+    auto endgame = othello::board::from_string(ffo1);
+    auto r = e.search(endgame, othello::search_limits{}.level(10));
+    CHECK(r.move == othello::square("g8") && r.score == 18 && r.exact && !r.stopped);
+    CHECK(!r.pv.empty() && r.pv[0] == r.move);
+    auto scores = e.analyze(endgame, othello::search_limits{}.depths(2, 14, 14));
+    CHECK(scores.size() == 8 && scores[0].score == 18 && scores[1].score == 12 && scores[7].score == -24);
+
+    // The progress callback, in order of depth.
+    othello::board b;
+    std::vector<int> depths;
+    auto last = e.search(b, othello::search_limits{}.level(6), [&](const othello::search_progress &p) {
+        depths.push_back(p.depth);
+        CHECK(!p.pv.empty() && p.pv[0] == p.best_move);
+#if __cplusplus >= 202002L
+        CHECK(p.pv_view.size() == p.pv.size() && p.pv_view[0] == p.best_move);
+#endif
+    });
+    CHECK(depths.size() == 6 && depths.back() == 6);
+    CHECK(b.is_legal(last.move));
+
+    // Bad limits: exceptions naming the field.
+    try {
+        e.search(b, othello::search_limits{}.level(61));
+        CHECK(false);
+    } catch (const othello::error &err) {
+        CHECK(err.code() == othello::status::invalid_argument);
+        CHECK(err.detail().find("limits.level") != std::string::npos);
+    }
+    expect_error(othello::status::invalid_argument, [&] { e.search(b, othello::search_limits{}.time_limit_ms(-1)); },
+                 "time");
+    expect_error(othello::status::invalid_argument,
+                 [&] { e.search(b, othello::search_limits{}.with_strategy(othello::strategy::classic, 10)); },
+                 "classic_depth");
+    auto over = othello::board::from_string(pass_position);
+    over.pass_turn();
+    over.play("h8");
+    expect_error(othello::status::game_over, [&] { e.search(over); }, "game over");
+    expect_error(othello::status::game_over, [&] { over.best_move(1); }, "best_move game over");
+
+    // Strategies and seeds.
+    for (auto s : {othello::strategy::engine, othello::strategy::classic, othello::strategy::corners,
+                   othello::strategy::greedy, othello::strategy::random}) {
+        auto m = e.search(b, othello::search_limits{}.level(2).with_strategy(s, 2).seed(9).randomness(1));
+        CHECK(b.is_legal(m.move));
+    }
+
+    // stop() from another thread ends a deep search.
+    std::atomic<bool> running{false};
+    othello::search_result deep{};
+    std::thread worker([&] {
+        deep = e.search(b, othello::search_limits{}.level(60).time_limit_ms(30000),
+                        [&](const othello::search_progress &) { running = true; });
+    });
+    auto start = std::chrono::steady_clock::now();
+    while (!running) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    e.stop();
+    worker.join();
+    CHECK(deep.stopped && b.is_legal(deep.move));
+    CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(20));
+
+    // A second search on a busy engine throws status::busy.
+    std::atomic<bool> inside{false}, release{false};
+    std::thread holder([&] {
+        e.search(b, othello::search_limits{}.level(3), [&](const othello::search_progress &) {
+            inside = true;
+            while (!release) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        });
+    });
+    while (!inside) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    expect_error(othello::status::busy, [&] { e.search(b); }, "busy");
+    release = true;
+    holder.join();
+
+    // An exception from the callback stops the search and comes back.
+    struct enough {};
+    int calls = 0;
+    try {
+        e.search(b, othello::search_limits{}.level(60), [&](const othello::search_progress &) {
+            calls++;
+            throw enough{};
+        });
+        CHECK(false);
+    } catch (const enough &) {
+        CHECK(calls == 1);
+    }
+    CHECK(!e.search(b, othello::search_limits{}.level(2)).stopped);
+
+    othello::engine moved = std::move(e);
+    CHECK(b.is_legal(moved.search(b, othello::search_limits{}.level(1)).move));
+    e.stop();  // a moved-from engine: harmless
+    moved.clear();
+    expect_error(othello::status::invalid_argument, [] { othello::engine huge{1u << 20}; }, "hash");
+}
+
+int main() {
+    test_board();
+    test_engine();
+    if (failures > 0) {
+        std::fprintf(stderr, "%d of %d checks failed\n", failures, checks);
+        return EXIT_FAILURE;
+    }
+    std::printf("ok %d checks\n", checks);
+    return EXIT_SUCCESS;
+}

@@ -1,0 +1,126 @@
+//! The fuzz targets of `fuzz/` as regression tests, without libFuzzer:
+//!
+//! - each target, built with the system C compiler, AddressSanitizer and
+//!   UBSan and `fuzz/standalone.c` as its `main`, replays its committed seed
+//!   corpus (`fuzz/corpus/<target>/`) and the inputs that once found a bug
+//!   (`fuzz/regressions/<target>/`): a check failing, a sanitizer report or
+//!   a leak fails the test;
+//! - `tests/c/fuzz_regressions.c` holds a C test per bug the fuzzers found.
+//!
+//! Fuzzing itself (coverage-guided, with clang's libFuzzer) is `fuzz/run.sh`;
+//! see README.
+
+mod cbuild;
+
+use cbuild::{build_static, manifest_dir, run_program, ASAN_ENV, ASAN_FLAGS, C11_FLAGS};
+
+fn flags() -> Vec<&'static str> {
+    C11_FLAGS.iter().chain(ASAN_FLAGS).copied().collect()
+}
+
+fn replay(target: &str) {
+    let src = format!("fuzz/{target}.c");
+    let exe = build_static(
+        "fuzz",
+        &format!("replay_{target}"),
+        &[&src, "fuzz/standalone.c"],
+        &flags(),
+    );
+    let mut dirs = Vec::new();
+    for kind in ["corpus", "regressions"] {
+        let dir = manifest_dir().join("fuzz").join(kind).join(target);
+        if dir.is_dir() {
+            dirs.push(dir.to_string_lossy().into_owned());
+        }
+    }
+    assert!(!dirs.is_empty(), "fuzz/corpus/{target}/ is missing");
+    let args: Vec<&str> = dirs.iter().map(String::as_str).collect();
+    let stdout = run_program(&exe, &args, ASAN_ENV);
+    assert!(
+        stdout.contains("inputs run, 0 unreadable"),
+        "the replay of {target} did not finish:\n{stdout}"
+    );
+}
+
+#[test]
+fn replay_api() {
+    replay("api");
+}
+
+#[test]
+fn replay_square() {
+    replay("square");
+}
+
+#[test]
+fn replay_board_string() {
+    replay("board_string");
+}
+
+#[test]
+fn replay_transcript() {
+    replay("transcript");
+}
+
+/// Only once `othello.h` declares the weights loader (`fuzz/run.sh` checks
+/// the same).
+#[test]
+fn replay_weights() {
+    let header = std::fs::read_to_string(manifest_dir().join("include/othello.h"))
+        .expect("include/othello.h is readable");
+    if !header.contains("othello_engine_load_weights_buffer") {
+        println!("note: othello.h has no othello_engine_load_weights_buffer: skipped");
+        return;
+    }
+    replay("weights");
+}
+
+#[test]
+fn fuzz_regressions_sanitized() {
+    let exe = build_static(
+        "fuzz",
+        "fuzz_regressions",
+        &["tests/c/fuzz_regressions.c"],
+        &flags(),
+    );
+    let stdout = run_program(&exe, &[], ASAN_ENV);
+    assert!(
+        stdout.contains("fuzz_regressions: ") && stdout.contains(" checks passed"),
+        "fuzz_regressions did not report its checks:\n{stdout}"
+    );
+}
+
+/// `othello_engine_new()` when the table cannot be allocated: must return
+/// NULL, not abort the process. Fails until the table is allocated with
+/// `try_reserve` (src/hash.rs, `Table::new`); run with `--ignored`.
+#[test]
+#[ignore = "othello_engine_new aborts when memory runs out (src/hash.rs Table::new uses vec!)"]
+fn engine_new_out_of_memory() {
+    // No sanitizer: AddressSanitizer needs more address space than the
+    // test allows.
+    let exe = build_static(
+        "fuzz",
+        "fuzz_regressions_plain",
+        &["tests/c/fuzz_regressions.c"],
+        C11_FLAGS,
+    );
+    let stdout = run_program(&exe, &["out-of-memory"], &[]);
+    assert!(stdout.contains(" checks passed"), "{stdout}");
+}
+
+/// A second exact search of a position on the same engine must return a
+/// move that reaches the exact score it reports. Fails until the table keeps
+/// a solved entry's best move when a midgame result for the same position
+/// is stored (src/hash.rs, `Table::store`); run with `--ignored`.
+#[test]
+#[ignore = "a warm exact search returns a move that does not reach its score (src/hash.rs Table::store)"]
+fn warm_exact_search_move() {
+    let exe = build_static(
+        "fuzz",
+        "fuzz_regressions_warm_exact",
+        &["tests/c/fuzz_regressions.c"],
+        &flags(),
+    );
+    let stdout = run_program(&exe, &["warm-exact"], ASAN_ENV);
+    assert!(stdout.contains(" checks passed"), "{stdout}");
+}

@@ -1,0 +1,1008 @@
+//! The NBoard protocol program `examples/nboard.c`, compiled against the
+//! library cargo built for this test run and driven as a GUI drives it, one
+//! command line at a time, with its replies checked as they come:
+//!
+//! - a whole game: the engine chooses black's moves with `go`, the "GUI"
+//!   plays white (passes included), pings on the way; then `analyze` on the
+//!   finished game must agree with the final score and the turn count;
+//! - hints (`hint N`) on an endgame position with known exact scores, a
+//!   pass position, and `go` there;
+//! - `ping` during `go`, `hint` and `analyze` at depth 60: the search stops,
+//!   its result comes before the `pong`; `quit` and end of input during a
+//!   search end the program at once;
+//! - `set game` with malformed GGF (each answered by one error line, the game
+//!   kept), and every other kind of bad line, none stopping the program;
+//! - `analyze` against the rules (exact scores of consecutive positions);
+//! - `learn`, `set contempt`, protocol version 1's bare moves;
+//! - a session under AddressSanitizer + UBSan (static library).
+//!
+//! Our side of the game is tracked with the crate's own rules (`Game`).
+
+use othello::{Color, Game, Square};
+use std::env;
+use std::ffi::OsStr;
+use std::fs;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::OnceLock;
+use std::thread;
+use std::time::{Duration, Instant};
+
+const C11_FLAGS: &[&str] = &[
+    "-std=c11",
+    "-Wall",
+    "-Wextra",
+    "-Wpedantic",
+    "-Werror",
+    "-O2",
+];
+
+/// What a program linked against `libothello.a` needs from the system.
+const STATIC_SYSTEM_LIBS: &[&str] = &[
+    "-lgcc_s",
+    "-lutil",
+    "-lrt",
+    "-lpthread",
+    "-lm",
+    "-ldl",
+    "-lc",
+];
+
+const SANITIZE_FLAGS: &[&str] = &[
+    "-fsanitize=address,undefined",
+    "-fno-omit-frame-pointer",
+    "-fno-sanitize-recover=all",
+    "-g",
+];
+
+/// The longest wait for one reply (sanitized builds included).
+const TIMEOUT: Duration = Duration::from_secs(60);
+
+/// How soon a `ping` must stop a deep search.
+const PING_LATENCY: Duration = Duration::from_secs(10);
+
+/// FFO endgame position #1 (black to move, 14 empties) and the exact scores.
+const FFO1: &str = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X";
+const FFO1_BEST: [(&str, i32); 4] = [("g8", 18), ("h1", 12), ("h7", 6), ("a2", 6)];
+
+/// White to move has no legal move (black has h8).
+const PASS_POSITION: &str = "XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXOO- O";
+
+const START: &str = "---------------------------OX------XO--------------------------- X";
+
+// ---------------------------------------------------------------------------
+// Building
+
+fn manifest_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The directory of the `libothello.{so,a}` built for this test run: the
+/// test executable's `deps/` directory (cargo copies the libraries up to
+/// `target/<profile>/` only for `cargo build`, so that copy may be stale).
+fn lib_dir() -> PathBuf {
+    let exe = env::current_exe().expect("path of the test executable");
+    let deps = exe.parent().expect("the test executable has a directory");
+    assert_eq!(
+        deps.file_name(),
+        Some(OsStr::new("deps")),
+        "expected the test executable in target/<profile>/deps, found {}",
+        exe.display()
+    );
+    let libs = ["libothello.so", "libothello.a"];
+    let profile = deps.parent().expect("deps/ has a parent");
+    let dir = [deps, profile]
+        .into_iter()
+        .find(|dir| libs.iter().all(|lib| dir.join(lib).is_file()))
+        .unwrap_or_else(|| panic!("libothello.so and .a not found in {}", deps.display()))
+        .to_path_buf();
+    dir
+}
+
+fn compile(sanitized: bool) -> PathBuf {
+    let lib = lib_dir();
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("nboard");
+    fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("cannot create {}: {e}", dir.display()));
+    let exe = dir.join(if sanitized {
+        "nboard_sanitized"
+    } else {
+        "nboard"
+    });
+    let mut cmd = Command::new("cc");
+    cmd.args(C11_FLAGS)
+        .arg("-I")
+        .arg(manifest_dir().join("include"))
+        .arg("-o")
+        .arg(&exe)
+        .arg(manifest_dir().join("examples").join("nboard.c"));
+    if sanitized {
+        cmd.args(SANITIZE_FLAGS)
+            .arg(lib.join("libothello.a"))
+            .args(STATIC_SYSTEM_LIBS);
+    } else {
+        cmd.arg("-g")
+            .arg("-L")
+            .arg(&lib)
+            .arg("-lothello")
+            .arg(format!("-Wl,-rpath,{}", lib.display()));
+    }
+    cmd.arg("-pthread");
+    let out = cmd
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run cc: {e}"));
+    assert!(
+        out.status.success(),
+        "compiling examples/nboard.c failed:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    exe
+}
+
+fn nboard_exe() -> &'static Path {
+    static EXE: OnceLock<PathBuf> = OnceLock::new();
+    EXE.get_or_init(|| compile(false))
+}
+
+// ---------------------------------------------------------------------------
+// A session: the program as a child, its output read line by line
+
+struct Session {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<String>,
+    stderr: Option<thread::JoinHandle<Vec<u8>>>,
+    /// Everything sent and received, for failure messages.
+    log: Vec<String>,
+}
+
+impl Session {
+    fn start(exe: &Path, env_vars: &[(&str, &str)]) -> Session {
+        let mut child = Command::new(exe)
+            .args(["--hash", "16"])
+            .envs(env_vars.iter().copied())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap_or_else(|e| panic!("cannot start {}: {e}", exe.display()));
+        let stdin = child.stdin.take().expect("piped stdin");
+        let stdout = child.stdout.take().expect("piped stdout");
+        let mut stderr = child.stderr.take().expect("piped stderr");
+        let (tx, rx) = mpsc::channel();
+        thread::spawn(move || {
+            let mut reader = BufReader::new(stdout);
+            let mut buf = Vec::new();
+            loop {
+                buf.clear();
+                match reader.read_until(b'\n', &mut buf) {
+                    Ok(0) | Err(_) => break,
+                    Ok(_) => {
+                        let line = String::from_utf8_lossy(&buf);
+                        let line = line.trim_end_matches(['\n', '\r']).to_string();
+                        if tx.send(line).is_err() {
+                            break;
+                        }
+                    }
+                }
+            }
+        });
+        let stderr = thread::spawn(move || {
+            let mut all = Vec::new();
+            let _ = stderr.read_to_end(&mut all);
+            all
+        });
+        Session {
+            child,
+            stdin: Some(stdin),
+            lines: rx,
+            stderr: Some(stderr),
+            log: Vec::new(),
+        }
+    }
+
+    fn transcript(&self) -> String {
+        let tail = self.log.len().saturating_sub(80);
+        self.log[tail..].join("\n")
+    }
+
+    fn send(&mut self, line: &str) {
+        self.send_bytes(format!("{line}\n").as_bytes());
+    }
+
+    fn send_bytes(&mut self, bytes: &[u8]) {
+        let shown = String::from_utf8_lossy(bytes);
+        let shown: String = shown.trim_end().chars().take(200).collect();
+        self.log.push(format!("> {shown}"));
+        let stdin = self.stdin.as_mut().expect("stdin is open");
+        stdin
+            .write_all(bytes)
+            .and_then(|()| stdin.flush())
+            .unwrap_or_else(|e| panic!("writing to nboard: {e}\n{}", self.transcript()));
+    }
+
+    fn next_line(&mut self, timeout: Duration) -> Option<String> {
+        match self.lines.recv_timeout(timeout) {
+            Ok(line) => {
+                self.log.push(format!("< {line}"));
+                Some(line)
+            }
+            Err(RecvTimeoutError::Timeout) => None,
+            Err(RecvTimeoutError::Disconnected) => None,
+        }
+    }
+
+    /// Reads lines up to and including the first one `done` accepts.
+    fn until(&mut self, what: &str, done: impl Fn(&str) -> bool) -> Vec<String> {
+        let deadline = Instant::now() + TIMEOUT;
+        let mut lines = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let Some(line) = self.next_line(left) else {
+                panic!("no {what} within {TIMEOUT:?}\n{}", self.transcript());
+            };
+            let last = done(&line);
+            lines.push(line);
+            if last {
+                return lines;
+            }
+        }
+    }
+
+    /// `ping n`, then everything up to `pong n` (which is left out).
+    fn ping(&mut self, n: u32) -> Vec<String> {
+        self.send(&format!("ping {n}"));
+        let pong = format!("pong {n}");
+        let mut lines = self.until(&pong, |l| l == pong);
+        lines.pop();
+        lines
+    }
+
+    /// The replies to `line`, made sure complete by a ping.
+    fn replies(&mut self, line: &str, n: u32) -> Vec<String> {
+        self.send(line);
+        self.ping(n)
+    }
+
+    /// Asserts that `line` is answered by exactly one error line.
+    fn expect_error(&mut self, line: &str, n: u32, mentions: &str) {
+        self.send(line);
+        self.expect_error_reply(line, n, mentions);
+    }
+
+    fn expect_error_reply(&mut self, line: &str, n: u32, mentions: &str) {
+        let replies = self.ping(n);
+        let shown: String = line.chars().take(80).collect();
+        assert_eq!(
+            replies.len(),
+            1,
+            "{shown:?} should get one reply\n{}",
+            self.transcript()
+        );
+        assert!(
+            replies[0].starts_with("error ") && replies[0].contains(mentions),
+            "{shown:?} should get an error line mentioning {mentions:?}, got {:?}",
+            replies[0]
+        );
+    }
+
+    /// `go`: the thinking output up to the `===` line, and its move. The
+    /// empty status line that ends the search is read too.
+    fn go(&mut self) -> (Vec<String>, String) {
+        self.send("go");
+        let lines = self.until("=== line", |l| l.starts_with("=== "));
+        let answer = lines.last().expect("a line").clone();
+        let mv = check_move_reply(&answer);
+        let end = self.until("the end of the search", |l| l.starts_with("status"));
+        assert_eq!(end, ["status"], "after the answer");
+        (lines, mv)
+    }
+
+    /// Closes standard input and waits for a clean exit.
+    fn finish(mut self) -> String {
+        drop(self.stdin.take());
+        let deadline = Instant::now() + TIMEOUT;
+        loop {
+            match self.child.try_wait().expect("waiting for nboard") {
+                Some(status) => {
+                    let reader = self.stderr.take().expect("the stderr reader");
+                    let stderr = reader.join().expect("the stderr reader");
+                    let stderr = String::from_utf8_lossy(&stderr).into_owned();
+                    assert!(
+                        status.success(),
+                        "nboard exited with {status}\n{stderr}\n{}",
+                        self.transcript()
+                    );
+                    return stderr;
+                }
+                None if Instant::now() > deadline => {
+                    let _ = self.child.kill();
+                    panic!("nboard did not exit at end of input\n{}", self.transcript());
+                }
+                None => thread::sleep(Duration::from_millis(10)),
+            }
+        }
+    }
+}
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Checks a `=== MOVE/EVAL/TIME` line; returns MOVE in lower case.
+fn check_move_reply(line: &str) -> String {
+    let body = line.strip_prefix("=== ").expect("a === line");
+    let mut parts = body.split('/');
+    let mv = parts.next().expect("a move").to_ascii_lowercase();
+    assert!(
+        mv == "pa" || mv.parse::<Square>().is_ok(),
+        "bad move in {line:?}"
+    );
+    let rest: Vec<&str> = parts.collect();
+    if mv != "pa" {
+        assert_eq!(rest.len(), 2, "=== MOVE/EVAL/TIME expected: {line:?}");
+        let eval: f64 = rest[0].parse().expect("a numeric eval");
+        let time: f64 = rest[1].parse().expect("a numeric time");
+        assert!(eval.abs() <= 64.0 && time >= 0.0, "{line:?}");
+    }
+    mv
+}
+
+/// Checks the thinking output that may precede an answer.
+fn check_thinking(lines: &[String]) {
+    for line in lines {
+        let word = line.split(' ').next().unwrap_or("");
+        assert!(
+            matches!(word, "status" | "nodestats" | "search" | "==="),
+            "unexpected line while thinking: {line:?}"
+        );
+        if word == "search" {
+            parse_search(line);
+        }
+    }
+}
+
+/// `search PV EVAL 0 DEPTH`: (first move of the PV, eval, depth).
+fn parse_search(line: &str) -> (String, f64, u32) {
+    let f: Vec<&str> = line.split(' ').collect();
+    assert_eq!(f.len(), 5, "search PV EVAL 0 DEPTH expected: {line:?}");
+    assert_eq!(f[3], "0", "{line:?}");
+    assert!(
+        f[1].len().is_multiple_of(2) && !f[1].is_empty(),
+        "a PV of two-letter moves: {line:?}"
+    );
+    let first = f[1][..2].to_ascii_lowercase();
+    assert!(first == "pa" || first.parse::<Square>().is_ok(), "{line:?}");
+    let eval: f64 = f[2].parse().expect("a numeric eval");
+    let depth: u32 = f[4].parse().expect("a numeric depth");
+    (first, eval, depth)
+}
+
+/// A GGF game: `board` (a board string) and the moves after it.
+fn ggf(board: &str, moves: &[String]) -> String {
+    let (squares, side) = board.split_at(64);
+    let to_ggf = |c: char| match c {
+        'X' => '*',
+        'O' => 'O',
+        _ => '-',
+    };
+    let squares: String = squares.chars().map(to_ggf).collect();
+    let side = to_ggf(side.trim().chars().next().expect("a side"));
+    let first = if side == '*' { 0 } else { 1 };
+    let mut out = format!(
+        "(;GM[Othello]PC[tests]DT[2024-01-01 00:00:00 GMT]PB[a]PW[b]RE[?]TI[15:00]TY[8]BO[8 {squares} {side}]"
+    );
+    for (i, mv) in moves.iter().enumerate() {
+        let colour = if (i + first) % 2 == 0 { 'B' } else { 'W' };
+        out.push_str(&format!("{colour}[{}]", mv.to_ascii_uppercase()));
+    }
+    out.push_str(";)");
+    out
+}
+
+fn side_name(c: Color) -> &'static str {
+    match c {
+        Color::Black => "black",
+        Color::White => "white",
+    }
+}
+
+/// A small deterministic generator for the "GUI" player's choices.
+struct Lcg(u64);
+
+impl Lcg {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        ((self.0 >> 33) % n as u64) as usize
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Sessions
+
+/// The engine plays black with `go`, we play white; the whole game.
+/// With `analyze`, the finished game is analyzed too.
+fn play_whole_game(exe: &Path, env_vars: &[(&str, &str)], seed: u64, analyze: bool) {
+    let mut s = Session::start(exe, env_vars);
+    s.send("nboard 2");
+    let name = s.until("set myname", |l| l.starts_with("set myname "));
+    assert_eq!(name, ["set myname othello10"]);
+    let depth = if analyze { 2 } else { 1 };
+    assert_eq!(
+        s.replies(&format!("set depth {depth}"), 1),
+        [format!("set myname othello{depth}")]
+    );
+    assert!(s
+        .replies(&format!("set game {}", ggf(START, &[])), 2)
+        .is_empty());
+
+    let mut game = Game::new();
+    let mut rng = Lcg(seed);
+    let mut played: Vec<String> = Vec::new();
+    let mut pings = 10;
+    while !game.is_game_over() {
+        if game.side_to_move() == Color::Black {
+            let (lines, mv) = s.go();
+            check_thinking(&lines);
+            let answer = lines.last().expect("a === line").clone();
+            if game.must_pass() {
+                assert_eq!(mv, "pa", "black must pass: {answer:?}");
+                game.pass().expect("a forced pass");
+            } else {
+                let sq: Square = mv.parse().expect("a square");
+                assert!(
+                    game.legal_moves().contains(sq),
+                    "the engine's {mv} is illegal\n{}",
+                    s.transcript()
+                );
+                game.play(sq).expect("a legal move");
+            }
+            // As NBoard does: the engine's answer comes back as a move.
+            s.send(&format!("move {}", answer.trim_start_matches("=== ")));
+            played.push(mv);
+        } else if game.must_pass() {
+            s.send("move PA");
+            game.pass().expect("a forced pass");
+            played.push("pa".into());
+        } else {
+            let moves: Vec<Square> = game.legal_moves().collect();
+            let sq = moves[rng.below(moves.len())];
+            // Upper and lower case, with and without an eval and time.
+            let text = if played.len() % 4 == 1 {
+                format!("move {}", sq.to_string().to_ascii_uppercase())
+            } else {
+                format!("move {sq}/-1.50/0.25")
+            };
+            s.send(&text);
+            game.play(sq).expect("a legal move");
+            played.push(sq.to_string());
+        }
+        if played.len().is_multiple_of(7) {
+            pings += 1;
+            let extra = s.ping(pings);
+            assert!(extra.is_empty(), "no reply to moves: {extra:?}");
+        }
+    }
+    assert!(played.len() >= 58, "a whole game: {} turns", played.len());
+
+    // The game is over: nothing to search.
+    s.expect_error("go", 100, "game is over");
+    s.expect_error("hint 2", 101, "game is over");
+    if !analyze {
+        assert!(s.finish().is_empty(), "nothing on stderr");
+        return;
+    }
+
+    // The engine's game is ours: analyze ends with the final score, and
+    // covers every turn, passes included.
+    s.send("analyze");
+    let lines = s.until("the end of the analysis", |l| l == "status");
+    let analysis: Vec<(usize, f64)> = lines
+        .iter()
+        .filter(|l| l.starts_with("analysis "))
+        .map(|l| {
+            let f: Vec<&str> = l.split(' ').collect();
+            assert_eq!(f.len(), 3, "{l:?}");
+            (
+                f[1].parse().expect("a turn"),
+                f[2].parse().expect("an eval"),
+            )
+        })
+        .collect();
+    let turns: Vec<usize> = analysis.iter().map(|a| a.0).collect();
+    let expected: Vec<usize> = (0..=played.len()).rev().collect();
+    assert_eq!(turns, expected, "one analysis per position, last first");
+    let final_score = game.position().final_score();
+    assert_eq!(
+        analysis[0].1,
+        final_score as f64,
+        "the final position's score ({} to move)",
+        side_name(game.side_to_move())
+    );
+    assert!(s.finish().is_empty(), "nothing on stderr");
+}
+
+#[test]
+fn whole_game_from_the_gui_side() {
+    play_whole_game(nboard_exe(), &[], 1, true);
+}
+
+#[test]
+fn hints_and_go_in_an_endgame() {
+    let mut s = Session::start(nboard_exe(), &[]);
+    s.send("nboard 2");
+    s.send("set depth 10"); // exact from 20 empties: FFO #1 is solved
+    s.send(&format!("set game {}", ggf(FFO1, &[])));
+    let names = s.ping(1);
+    assert_eq!(names, ["set myname othello10", "set myname othello10"]);
+
+    s.send("hint 3");
+    let lines = s.until("the end of the hints", |l| l == "status");
+    check_thinking(&lines);
+    let hints: Vec<(String, f64, u32)> = lines
+        .iter()
+        .filter(|l| l.starts_with("search "))
+        .map(|l| parse_search(l))
+        .collect();
+    assert!(hints.len() >= 3, "{lines:?}");
+    let last = &hints[hints.len() - 3..];
+    assert_eq!((last[0].0.as_str(), last[0].1 as i32), FFO1_BEST[0]);
+    assert_eq!((last[1].0.as_str(), last[1].1 as i32), FFO1_BEST[1]);
+    assert!(
+        FFO1_BEST[2..].contains(&(last[2].0.as_str(), last[2].1 as i32)),
+        "third best: {:?}",
+        last[2]
+    );
+    assert!(
+        last.iter().all(|h| h.2 == 14),
+        "exact: depth = the 14 empties"
+    );
+
+    // More hints than moves: all 8, best first.
+    s.send("hint 20");
+    let lines = s.until("the end of the hints", |l| l == "status");
+    let hints: Vec<(String, f64, u32)> = lines
+        .iter()
+        .filter(|l| l.starts_with("search "))
+        .map(|l| parse_search(l))
+        .collect();
+    let last = &hints[hints.len() - 8..];
+    let evals: Vec<f64> = last.iter().map(|h| h.1).collect();
+    assert_eq!(evals, [18.0, 12.0, 6.0, 6.0, 4.0, -4.0, -22.0, -24.0]);
+
+    // go: the best move with its exact score; the game is not changed.
+    for _ in 0..2 {
+        let (lines, mv) = s.go();
+        check_thinking(&lines);
+        assert_eq!(mv, "g8");
+        assert!(lines.last().unwrap().starts_with("=== g8/18.00/"));
+    }
+
+    // Play g8 and a reply through the protocol, then hint again.
+    s.send("move g8/18.00/0.01");
+    let mut game = othello::notation::parse_board(FFO1).expect("FFO #1");
+    game.play("g8".parse().unwrap()).unwrap();
+    let reply = game.legal_moves().next().expect("white has a move");
+    s.send(&format!("move {reply}"));
+    game.play(reply).unwrap();
+    s.send("hint 1");
+    let lines = s.until("the end of the hints", |l| l == "status");
+    let (mv, _, _) = parse_search(
+        lines
+            .iter()
+            .rev()
+            .find(|l| l.starts_with("search "))
+            .expect("a hint"),
+    );
+    if game.must_pass() {
+        assert_eq!(mv, "pa");
+    } else {
+        assert!(game.legal_moves().contains(mv.parse().unwrap()), "{mv}");
+    }
+
+    // A position where the side to move must pass.
+    s.send(&format!("set game {}", ggf(PASS_POSITION, &[])));
+    s.send("hint 2");
+    let lines = s.until("the end of the hints", |l| l == "status");
+    let hints: Vec<_> = lines.iter().filter(|l| l.starts_with("search ")).collect();
+    assert_eq!(hints.len(), 1, "{lines:?}");
+    assert_eq!(parse_search(hints[0]).0, "pa");
+    let (_, mv) = s.go();
+    assert_eq!(mv, "pa");
+    // The GUI sends the pass back; black then has h8, the last move.
+    s.send("move PA");
+    s.send("go");
+    let lines = s.until("=== line", |l| l.starts_with("=== "));
+    assert!(lines.last().unwrap().starts_with("=== h8/"), "{lines:?}");
+    assert!(s.finish().is_empty());
+}
+
+/// `ping` stops deep searches at once; their result comes before the pong.
+#[test]
+fn ping_during_searches() {
+    let mut s = Session::start(nboard_exe(), &[]);
+    s.send("nboard 2");
+    s.send("set depth 60");
+    s.send(&format!(
+        "set game {}",
+        ggf(START, &["f5".into(), "d6".into()])
+    ));
+    assert_eq!(s.ping(1).len(), 2);
+
+    // go
+    s.send("go");
+    s.until("the search to start", |l| l.starts_with("search "));
+    let sent = Instant::now();
+    s.send("ping 2");
+    let lines = s.until("pong 2", |l| l == "pong 2");
+    assert!(
+        sent.elapsed() < PING_LATENCY,
+        "pong after {:?}",
+        sent.elapsed()
+    );
+    let answer = lines
+        .iter()
+        .position(|l| l.starts_with("=== "))
+        .expect("the stopped search still answers");
+    let mv = check_move_reply(&lines[answer]);
+    let mut game = Game::new();
+    game.play("f5".parse().unwrap()).unwrap();
+    game.play("d6".parse().unwrap()).unwrap();
+    assert!(game.legal_moves().contains(mv.parse().unwrap()), "{mv}");
+    assert_eq!(lines[lines.len() - 2], "status", "{lines:?}");
+    // Idle: an immediate pong.
+    assert!(s.ping(3).is_empty());
+
+    // hint
+    s.send("hint 4");
+    s.until("the first hints", |l| l.starts_with("search "));
+    let sent = Instant::now();
+    s.send("ping 4");
+    let lines = s.until("pong 4", |l| l == "pong 4");
+    assert!(
+        sent.elapsed() < PING_LATENCY,
+        "pong after {:?}",
+        sent.elapsed()
+    );
+    check_thinking(&lines[..lines.len() - 1]);
+
+    // analyze
+    s.send("analyze");
+    s.until("the analysis to start", |l| {
+        l.starts_with("status analyzing")
+    });
+    let sent = Instant::now();
+    s.send("ping 5");
+    s.until("pong 5", |l| l == "pong 5");
+    assert!(
+        sent.elapsed() < PING_LATENCY,
+        "pong after {:?}",
+        sent.elapsed()
+    );
+
+    // Commands other than ping wait for the search: here a shallow one.
+    s.send("set depth 3");
+    s.send("go");
+    s.send("set depth 4");
+    let lines = s.until("the name", |l| l == "set myname othello4");
+    assert!(
+        lines.iter().any(|l| l.starts_with("=== ")),
+        "go answered before the next command ran: {lines:?}"
+    );
+
+    // quit during a search ends the program at once.
+    s.send("set depth 60");
+    s.send("go");
+    s.until("the search to start", |l| l.starts_with("search "));
+    let sent = Instant::now();
+    s.send("quit");
+    s.finish();
+    assert!(sent.elapsed() < PING_LATENCY);
+
+    // So does the end of the input.
+    let mut s = Session::start(nboard_exe(), &[]);
+    s.send("set depth 60");
+    s.send("hint 3");
+    s.until("the first hints", |l| l.starts_with("search "));
+    let sent = Instant::now();
+    s.finish();
+    assert!(sent.elapsed() < PING_LATENCY);
+}
+
+#[test]
+fn malformed_ggf_is_refused_and_the_game_kept() {
+    let mut s = Session::start(nboard_exe(), &[]);
+    s.send("nboard 2");
+    s.send("set depth 10");
+    s.send(&format!("set game {}", ggf(FFO1, &[])));
+    assert_eq!(s.ping(1).len(), 2);
+
+    let start = ggf(START, &[]);
+    let board = &start[start.find("BO[").unwrap()..start.find("];)").unwrap() + 1];
+    let bad: Vec<(String, &str)> = vec![
+        ("set game".into(), "GGF"),
+        ("set game garbage".into(), "(;"),
+        (
+            "set game (;GM[Chess]BO[8 x *];)".into(),
+            "not an Othello game",
+        ),
+        ("set game (;GM[Othello]TY[10]BO[10 ---];)".into(), "8x8"),
+        (format!("set game (;GM[Othello]{}", board), ")"),
+        (format!("set game (;GM[Othello]{}B[F5", board), "not closed"),
+        (
+            format!(
+                "set game {}",
+                start.replacen("BO[8 -", "BO[8 ", 1).replacen(" *]", "]", 1)
+            ),
+            "63 squares and no side to move",
+        ),
+        (
+            format!("set game {}", start.replacen(" *]", "]", 1)),
+            "64 squares and no side to move",
+        ),
+        (
+            format!("set game {}", start.replacen(" *]", " ?]", 1)),
+            "'?'",
+        ),
+        (
+            format!("set game {}", start.replacen(" *]", " * *]", 1)),
+            "too many",
+        ),
+        (
+            ggf_set(START, &["f5", "f4"], Some(('B', 1))),
+            "white is to move",
+        ),
+        (ggf_set(START, &["a1"], None), "illegal move a1"),
+        (ggf_set(START, &["z9"], None), "not a move"),
+        (ggf_set(START, &["f5/x/y"], None), "must be numbers"),
+        (ggf_set(START, &["pa"], None), "cannot pass"),
+        (format!("set game {start} trailing"), "after the end"),
+        ("set game (;GM[Othello]gm[x];)".into(), "malformed"),
+        (
+            format!("set game (;GM[Othello]C[{}", "x".repeat(100_000)),
+            "not closed",
+        ),
+    ];
+    for (i, (line, mentions)) in bad.iter().enumerate() {
+        s.expect_error(line, 10 + i as u32, mentions);
+    }
+    // Still FFO #1: go finds g8, +18.
+    let (_, mv) = s.go();
+    assert_eq!(mv, "g8");
+
+    // Well-formed variants are accepted: escapes, extra properties, moves
+    // with evals and times, a recorded pass, lower case, spaces in BO.
+    let spaced: String = {
+        let squares: String = START[..64]
+            .chars()
+            .map(|c| match c {
+                'X' => '*',
+                c => c,
+            })
+            .collect();
+        let rows: Vec<&str> = (0..8).map(|r| &squares[r * 8..r * 8 + 8]).collect();
+        format!(
+            "(;GM[Othello]C[a \\] bracket]TY[8]BO[8 {} *]B[f5/1.5/2]W[D6//];)",
+            rows.join(" ")
+        )
+    };
+    assert_eq!(s.replies(&format!("set game {spaced}"), 50), [""; 0]);
+    let (_, mv) = s.go();
+    let mut g = Game::new();
+    g.play("f5".parse().unwrap()).unwrap();
+    g.play("d6".parse().unwrap()).unwrap();
+    assert!(g.legal_moves().contains(mv.parse().unwrap()), "{mv}");
+    // A game with a pass: white passes, black plays h8.
+    assert!(s
+        .replies(
+            &format!(
+                "set game {}",
+                ggf(PASS_POSITION, &["PA".into(), "H8".into()])
+            ),
+            51
+        )
+        .is_empty());
+    s.expect_error("go", 52, "game is over");
+    // The pass may be left out of the record.
+    assert!(s
+        .replies(
+            &format!(
+                "set game {}",
+                ggf(PASS_POSITION, &[]).replace(";)", "B[H8];)")
+            ),
+            53
+        )
+        .is_empty());
+    s.expect_error("hint 1", 54, "game is over");
+    assert!(s.finish().is_empty());
+}
+
+/// `set game` with `moves` after `board`; `force` gives the colour letter
+/// and the index of a move to mislabel.
+fn ggf_set(board: &str, moves: &[&str], force: Option<(char, usize)>) -> String {
+    let moves: Vec<String> = moves.iter().map(|m| m.to_string()).collect();
+    let mut text = ggf(board, &moves);
+    if let Some((colour, index)) = force {
+        let wrong = if colour == 'B' { 'W' } else { 'B' };
+        let needle = format!("{wrong}[{}]", moves[index].to_ascii_uppercase());
+        text = text.replacen(
+            &needle,
+            &format!("{colour}[{}]", moves[index].to_ascii_uppercase()),
+            1,
+        );
+    }
+    format!("set game {text}")
+}
+
+#[test]
+fn bad_lines_never_stop_it() {
+    let mut s = Session::start(nboard_exe(), &[]);
+    s.send("nboard 2");
+    s.until("set myname", |l| l.starts_with("set myname"));
+    let cases: &[(&str, &str)] = &[
+        ("frobnicate", "unknown command"),
+        ("set", "set: what?"),
+        ("set colour 3", "unknown setting"),
+        ("set depth", "not a depth"),
+        ("set depth 0", "not a depth"),
+        ("set depth 61", "not a depth"),
+        ("set depth x", "not a depth"),
+        ("set depth 99999999999999999999999", "not a depth"),
+        ("set contempt lots", "centidiscs"),
+        ("set contempt", "centidiscs"),
+        ("hint", "how many"),
+        ("hint 0", "how many"),
+        ("hint -3", "how many"),
+        ("hint x", "how many"),
+        ("ping", "number"),
+        ("move", "which move"),
+        ("move z9", "not a move"),
+        ("move a1", "illegal move a1"),
+        ("move f5/abc", "must be numbers"),
+        ("move PA", "cannot pass"),
+        ("nboard 3", "not supported"),
+        ("nboard", "not supported"),
+        ("Z9", "unknown command"),
+    ];
+    for (i, (line, mentions)) in cases.iter().enumerate() {
+        s.expect_error(line, 100 + i as u32, mentions);
+    }
+    // ping x: no pong for a non-number.
+    s.send("ping x");
+    let lines = s.ping(200);
+    assert_eq!(lines.len(), 1);
+    assert!(lines[0].starts_with("error ping"), "{lines:?}");
+
+    // Bytes that are not text, a NUL, a huge line, CR LF line ends.
+    s.send_bytes(b"\xff\xfe\x80 junk\n");
+    s.expect_error_reply("binary", 201, "unknown command");
+    s.send_bytes(b"go\0go\n");
+    s.expect_error_reply("NUL", 202, "NUL");
+    s.send(&"x".repeat(300_000));
+    s.expect_error_reply("huge", 203, "unknown command");
+    s.send_bytes(b"ping 204\r\n");
+    s.until("pong 204", |l| l == "pong 204");
+    // Blank lines get no reply.
+    assert!(s.replies("", 205).is_empty());
+    assert!(s.replies("   \t ", 206).is_empty());
+
+    // Still playing: the start position, black to move.
+    s.send("set depth 1");
+    let (_, mv) = s.go();
+    assert!(["d3", "c4", "f5", "e6"].contains(&mv.as_str()), "{mv}");
+    assert!(s.finish().is_empty());
+}
+
+/// `analyze` on an endgame: consecutive exact scores agree with the rules.
+#[test]
+fn analyze_agrees_with_the_rules() {
+    let mut game = othello::notation::parse_board(FFO1).expect("FFO #1");
+    let mut moves = Vec::new();
+    let mut rng = Lcg(5);
+    while !game.is_game_over() && moves.len() < 8 {
+        if game.must_pass() {
+            game.pass().unwrap();
+            moves.push("PA".to_string());
+        } else {
+            let legal: Vec<Square> = game.legal_moves().collect();
+            let sq = legal[rng.below(legal.len())];
+            game.play(sq).unwrap();
+            moves.push(sq.to_string());
+        }
+    }
+    let mut s = Session::start(nboard_exe(), &[]);
+    s.send("nboard 2");
+    s.send("set depth 10");
+    s.send(&format!("set game {}", ggf(FFO1, &moves)));
+    assert_eq!(s.ping(1).len(), 2);
+    s.send("analyze");
+    let lines = s.until("the end of the analysis", |l| l == "status");
+    let evals: Vec<(usize, i32)> = lines
+        .iter()
+        .filter_map(|l| l.strip_prefix("analysis "))
+        .map(|l| {
+            let (k, e) = l.split_once(' ').expect("analysis K EVAL");
+            let e: f64 = e.parse().expect("an eval");
+            assert_eq!(e.fract(), 0.0, "exact scores are whole discs");
+            (k.parse().expect("a turn"), e as i32)
+        })
+        .collect();
+    let ks: Vec<usize> = evals.iter().map(|e| e.0).collect();
+    assert_eq!(ks, (0..=moves.len()).rev().collect::<Vec<_>>());
+    let eval_at = |k: usize| evals.iter().find(|e| e.0 == k).unwrap().1;
+    assert_eq!(eval_at(0), 18, "FFO #1 is +18");
+    for (k, mv) in moves.iter().enumerate() {
+        let (now, next) = (eval_at(k), eval_at(k + 1));
+        if mv == "PA" {
+            assert_eq!(now, -next, "a pass: turn {k}");
+        } else {
+            assert!(
+                now >= -next,
+                "turn {k} ({mv}): the best score {now} is below the move's {}",
+                -next
+            );
+        }
+    }
+    assert!(s.finish().is_empty());
+}
+
+#[test]
+fn learn_contempt_and_version_1() {
+    let mut s = Session::start(nboard_exe(), &[]);
+    s.send("nboard 1");
+    s.until("set myname", |l| l.starts_with("set myname"));
+    assert_eq!(s.replies("learn", 1), ["learned"]);
+    assert!(s.replies("set contempt 150", 2).is_empty());
+    assert!(s.replies("set contempt -2.5", 3).is_empty());
+    // Version 1: a bare move; then white's hint is one of white's moves.
+    assert!(s.replies("F5", 4).is_empty());
+    s.send("set depth 2");
+    s.send("hint 1");
+    let lines = s.until("the end of the hints", |l| l == "status");
+    let (mv, _, _) = parse_search(
+        lines
+            .iter()
+            .rev()
+            .find(|l| l.starts_with("search "))
+            .expect("a hint"),
+    );
+    assert!(["d6", "f4", "f6"].contains(&mv.as_str()), "{mv}");
+    // --help, and a bad option.
+    let out = Command::new(nboard_exe())
+        .arg("--help")
+        .output()
+        .expect("nboard --help");
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stdout).contains("--hash"));
+    let out = Command::new(nboard_exe())
+        .arg("--bogus")
+        .output()
+        .expect("nboard --bogus");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(s.finish().is_empty());
+}
+
+#[test]
+fn whole_game_under_sanitizers() {
+    let exe = compile(true);
+    let env_vars = [
+        ("ASAN_OPTIONS", "detect_leaks=1"),
+        ("UBSAN_OPTIONS", "print_stacktrace=1:halt_on_error=1"),
+    ];
+    play_whole_game(&exe, &env_vars, 2, false);
+    // A ping during a search, under the sanitizers too.
+    let mut s = Session::start(&exe, &env_vars);
+    s.send("set depth 60");
+    s.send("go");
+    s.until("the search to start", |l| l.starts_with("search "));
+    s.send("ping 1");
+    s.until("pong 1", |l| l == "pong 1");
+    assert!(s.finish().is_empty());
+}
