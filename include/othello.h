@@ -139,6 +139,11 @@ enum othello_status
    * (othello_engine_analyze); nothing was written.
    */
   OTHELLO_STATUS_STOPPED = 13,
+  /**
+   * Memory could not be allocated (for example a transposition table of
+   * the size asked for); nothing was created or changed.
+   */
+  OTHELLO_STATUS_OUT_OF_MEMORY = 14,
 };
 #ifndef __cplusplus
 #if __STDC_VERSION__ >= 202311L

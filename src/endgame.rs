@@ -167,8 +167,9 @@ impl<'a> Budget<'a> {
         Ok(())
     }
 
+    /// Looks at the stop flag and the limits now (between iterations).
     #[cold]
-    fn check(&mut self) -> Result<(), Abort> {
+    pub fn check(&mut self) -> Result<(), Abort> {
         let late = self
             .deadline
             .is_some_and(|d| std::time::Instant::now() >= d);

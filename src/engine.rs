@@ -147,15 +147,23 @@ pub struct Engine {
 pub const DEFAULT_HASH_MB: usize = 64;
 
 impl Engine {
+    /// An engine with a table of `hash_mb` MiB (0 = [`DEFAULT_HASH_MB`]).
+    /// Panics when memory runs out; see [`Engine::try_new`].
     pub fn new(hash_mb: usize) -> Engine {
-        Engine {
-            table: Table::new(if hash_mb == 0 {
-                DEFAULT_HASH_MB
-            } else {
-                hash_mb
-            }),
+        Engine::try_new(hash_mb).expect("out of memory for the transposition table")
+    }
+
+    /// As [`Engine::new`], but `None` when the table cannot be allocated.
+    pub fn try_new(hash_mb: usize) -> Option<Engine> {
+        let mb = if hash_mb == 0 {
+            DEFAULT_HASH_MB
+        } else {
+            hash_mb
+        };
+        Some(Engine {
+            table: Table::try_new(mb)?,
             eval: Evaluator::default(),
-        }
+        })
     }
 
     /// The evaluation this engine's searches use.
@@ -291,7 +299,7 @@ impl Engine {
             let time_left = limits
                 .time
                 .is_none_or(|t| start.elapsed() < t / 2 || depth == 1);
-            if !time_left {
+            if !time_left || budget.check().is_err() {
                 break;
             }
             let Ok(s) = self.iterate(pos, depth, score, &mut root, budget, limits.randomness > 0)
@@ -303,6 +311,9 @@ impl Engine {
             result.score = s;
             result.depth = depth;
             result.pv = self.principal_variation(pos, depth as usize + 1);
+            if result.pv.first() != result.best.as_ref() {
+                result.pv = result.best.into_iter().collect();
+            }
             progress(&Progress {
                 depth,
                 score: s,
@@ -313,7 +324,7 @@ impl Engine {
                 exact: false,
             });
         }
-        if solving && !budget.stopped {
+        if solving && budget.check().is_ok() {
             let exact = empties <= limits.exact_empties;
             let mut solver = Solver {
                 table: &mut self.table,

@@ -46,17 +46,27 @@ fn hash(pos: Position) -> u64 {
 
 impl Table {
     /// A table using at most `megabytes` MiB (at least one bucket).
+    /// Panics when memory runs out, as `Vec` does; see [`Table::try_new`].
     pub fn new(megabytes: usize) -> Table {
+        Table::try_new(megabytes).expect("out of memory for the transposition table")
+    }
+
+    /// As [`Table::new`], but `None` when the memory cannot be had, so that
+    /// the C API can return NULL instead of aborting the process.
+    pub fn try_new(megabytes: usize) -> Option<Table> {
         let wanted = megabytes.saturating_mul(1 << 20) / ENTRY_BYTES;
         let mut n = 2usize;
         while n * 2 <= wanted {
             n *= 2;
         }
-        Table {
-            entries: vec![Entry::default(); n],
+        let mut entries = Vec::new();
+        entries.try_reserve_exact(n).ok()?;
+        entries.resize(n, Entry::default());
+        Some(Table {
+            entries,
             mask: n - 2,
             age: 0,
-        }
+        })
     }
 
     /// Forgets everything (a new game).
@@ -133,8 +143,10 @@ impl Table {
             return;
         }
         if same.is_some() && (e.solved && !solved || e.depth > depth && e.solved == solved) {
-            // Keep the more valuable result; remember the newer best move.
-            if best != NO_MOVE {
+            // Keep the more valuable result and its best move: a shallower
+            // search's move need not reach the kept (e.g. exact) score. Take
+            // the new move only where the entry had none.
+            if e.best == NO_MOVE {
                 e.best = best;
             }
             e.age = age;

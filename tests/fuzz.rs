@@ -91,10 +91,9 @@ fn fuzz_regressions_sanitized() {
 }
 
 /// `othello_engine_new()` when the table cannot be allocated: must return
-/// NULL, not abort the process. Fails until the table is allocated with
-/// `try_reserve` (src/hash.rs, `Table::new`); run with `--ignored`.
+/// NULL with OTHELLO_STATUS_OUT_OF_MEMORY, not abort the process (the
+/// table is allocated with `try_reserve`, src/hash.rs `Table::try_new`).
 #[test]
-#[ignore = "othello_engine_new aborts when memory runs out (src/hash.rs Table::new uses vec!)"]
 fn engine_new_out_of_memory() {
     // No sanitizer: AddressSanitizer needs more address space than the
     // test allows.
@@ -109,11 +108,10 @@ fn engine_new_out_of_memory() {
 }
 
 /// A second exact search of a position on the same engine must return a
-/// move that reaches the exact score it reports. Fails until the table keeps
-/// a solved entry's best move when a midgame result for the same position
-/// is stored (src/hash.rs, `Table::store`); run with `--ignored`.
+/// move that reaches the exact score it reports: the table keeps a solved
+/// entry's best move when a midgame result for the same position is stored
+/// (src/hash.rs, `Table::store`).
 #[test]
-#[ignore = "a warm exact search returns a move that does not reach its score (src/hash.rs Table::store)"]
 fn warm_exact_search_move() {
     let exe = build_static(
         "fuzz",

@@ -64,6 +64,8 @@ enum class status : std::int32_t {
     /// OTHELLO_STATUS_STOPPED (13), from headers that have it: a stopped
     /// call with no partial result (othello_engine_analyze).
     stopped = 13,
+    /// OTHELLO_STATUS_OUT_OF_MEMORY (14): a table could not be allocated.
+    out_of_memory = 14,
 };
 
 enum class color : std::int32_t {

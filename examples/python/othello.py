@@ -121,6 +121,7 @@ class Status(enum.IntEnum):
     BUSY = 11
     PANIC = 12
     STOPPED = 13
+    OUT_OF_MEMORY = 14
 
 
 class Color(enum.IntEnum):
@@ -233,6 +234,10 @@ class StoppedError(OthelloError):
     (``Engine.analyze``); older libraries report INVALID_ARGUMENT instead."""
 
 
+class OutOfMemoryError(OthelloError, MemoryError):
+    """The library could not allocate memory (e.g. the engine's table)."""
+
+
 _ERRORS = {
     Status.NULL_ARGUMENT: NullArgumentError,
     Status.INVALID_SQUARE: InvalidSquareError,
@@ -247,6 +252,7 @@ _ERRORS = {
     Status.BUSY: BusyError,
     Status.PANIC: PanicError,
     Status.STOPPED: StoppedError,
+    Status.OUT_OF_MEMORY: OutOfMemoryError,
 }
 
 

@@ -181,17 +181,29 @@ impl<'a> Claim<'a> {
         unsafe { &mut *self.0.engine.get() }
     }
 
-    /// The engine for boards other than 8x8, made on first use.
+    /// The engine for boards other than 8x8, made on first use (an
+    /// OUT_OF_MEMORY failure if its table cannot be allocated).
     #[allow(clippy::mut_from_ref)]
-    pub(super) fn sized_engine(&self) -> &mut SizedEngine {
+    pub(super) fn sized_engine(&self) -> Result<&mut SizedEngine, Failure> {
         // SAFETY: the busy flag gives this call exclusive access.
         let slot = unsafe { &mut *self.0.sized.get() };
-        slot.get_or_insert_with(|| SizedEngine::new(self.0.hash_mb))
+        if slot.is_none() {
+            *slot = Some(
+                SizedEngine::try_new(self.0.hash_mb)
+                    .ok_or_else(|| out_of_memory(self.0.hash_mb))?,
+            );
+        }
+        Ok(slot.as_mut().expect("filled above"))
     }
 }
 
 impl Drop for Claim<'_> {
     fn drop(&mut self) {
+        // The stop flag is cleared here, when the call ends, and not when
+        // a search starts: a stop sent just after the search's thread took
+        // the engine must not be lost (othello_engine_stop sets it only
+        // while the engine is busy).
+        self.0.stop.store(false, Ordering::Release);
         self.0.busy.store(false, Ordering::Release);
     }
 }
@@ -200,6 +212,13 @@ pub(super) unsafe fn engine_ref<'a>(
     e: *const othello_engine,
 ) -> Result<&'a othello_engine, Failure> {
     e.as_ref().ok_or_else(|| Failure::null("engine"))
+}
+
+fn out_of_memory(hash_mb: usize) -> Failure {
+    Failure::new(
+        OTHELLO_STATUS_OUT_OF_MEMORY,
+        format!("cannot allocate a transposition table of {hash_mb} MiB (0 = the default)"),
+    )
 }
 
 fn discs(centi: i32) -> c_int {
@@ -227,10 +246,11 @@ pub extern "C" fn othello_engine_new(hash_mb: usize) -> *mut othello_engine {
                 format!("hash_mb {hash_mb} is above 65536"),
             ));
         }
+        let engine = Engine::try_new(hash_mb).ok_or_else(|| out_of_memory(hash_mb))?;
         Ok(Box::into_raw(Box::new(othello_engine {
             stop: AtomicBool::new(false),
             busy: AtomicBool::new(false),
-            engine: UnsafeCell::new(Engine::new(hash_mb)),
+            engine: UnsafeCell::new(engine),
             sized: UnsafeCell::new(None),
             hash_mb,
         })))
@@ -502,7 +522,6 @@ pub unsafe extern "C" fn othello_engine_search(
         let raw = read_limits(lim)?;
         let limits = convert_limits(&raw)?;
         let claim = Claim::take(engine)?;
-        engine.stop.store(false, Ordering::Release);
         let mut report = |p: &Progress| {
             if let Some(cb) = raw.progress {
                 let pv: Vec<c_int> = p.pv.iter().map(|s| s.index() as c_int).collect();
@@ -540,7 +559,7 @@ pub unsafe extern "C" fn othello_engine_search(
                         unsafe { cb(&info, raw.userdata) };
                     }
                 };
-                let r = g.search(claim.sized_engine(), &limits, &engine.stop, &mut report)?;
+                let r = g.search(claim.sized_engine()?, &limits, &engine.stop, &mut report)?;
                 fill_sized_result(&r, out);
                 return Ok(());
             }
@@ -597,11 +616,10 @@ pub unsafe extern "C" fn othello_engine_analyze(
             return Ok(());
         }
         let claim = Claim::take(engine)?;
-        engine.stop.store(false, Ordering::Release);
         let game = match game {
             BoardGame::Standard(g) => g,
             BoardGame::Sized(g) => {
-                let scores = g.analyze(claim.sized_engine(), &limits, &engine.stop)?;
+                let scores = g.analyze(claim.sized_engine()?, &limits, &engine.stop)?;
                 for (i, s) in scores.iter().enumerate() {
                     *out.add(i) = othello_move_score {
                         r#move: s.square as c_int,

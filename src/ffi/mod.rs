@@ -55,6 +55,9 @@ pub enum othello_status {
     /// A stop or a time/node limit ended a call that has no partial result
     /// (othello_engine_analyze); nothing was written.
     OTHELLO_STATUS_STOPPED = 13,
+    /// Memory could not be allocated (for example a transposition table of
+    /// the size asked for); nothing was created or changed.
+    OTHELLO_STATUS_OUT_OF_MEMORY = 14,
 }
 
 use othello_status::*;
@@ -270,6 +273,7 @@ pub extern "C" fn othello_status_message(status: othello_status_arg) -> *const c
         11 => b"handle busy\0",
         12 => b"internal error\0",
         13 => b"stopped before finishing\0",
+        14 => b"out of memory\0",
         _ => b"unknown status code\0",
     };
     s.as_ptr() as *const c_char

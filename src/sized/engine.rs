@@ -66,15 +66,23 @@ pub struct SizedEngine {
 }
 
 impl SizedEngine {
+    /// An engine with a table of `hash_mb` MiB (0 = the default).
+    /// Panics when memory runs out; see [`SizedEngine::try_new`].
     pub fn new(hash_mb: usize) -> SizedEngine {
-        SizedEngine {
-            table: SizedTable::new(if hash_mb == 0 {
-                DEFAULT_HASH_MB
-            } else {
-                hash_mb
-            }),
+        SizedEngine::try_new(hash_mb).expect("out of memory for the transposition table")
+    }
+
+    /// As [`SizedEngine::new`], but `None` when the table cannot be allocated.
+    pub fn try_new(hash_mb: usize) -> Option<SizedEngine> {
+        let mb = if hash_mb == 0 {
+            DEFAULT_HASH_MB
+        } else {
+            hash_mb
+        };
+        Some(SizedEngine {
+            table: SizedTable::try_new(mb)?,
             size: 0,
-        }
+        })
     }
 
     /// Forgets the table (for a new game).

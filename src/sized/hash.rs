@@ -70,17 +70,26 @@ const ENTRY_BYTES: usize = std::mem::size_of::<Entry>();
 
 impl SizedTable {
     /// A table using at most `megabytes` MiB (at least one bucket).
+    /// Panics when memory runs out, as `Vec` does; see [`SizedTable::try_new`].
     pub fn new(megabytes: usize) -> SizedTable {
+        SizedTable::try_new(megabytes).expect("out of memory for the transposition table")
+    }
+
+    /// As [`SizedTable::new`], but `None` when the memory cannot be had.
+    pub fn try_new(megabytes: usize) -> Option<SizedTable> {
         let wanted = megabytes.saturating_mul(1 << 20) / ENTRY_BYTES;
         let mut n = 2usize;
         while n * 2 <= wanted {
             n *= 2;
         }
-        SizedTable {
-            entries: vec![Entry::default(); n],
+        let mut entries = Vec::new();
+        entries.try_reserve_exact(n).ok()?;
+        entries.resize(n, Entry::default());
+        Some(SizedTable {
+            entries,
             mask: n - 2,
             age: 0,
-        }
+        })
     }
 
     /// Forgets everything.

@@ -76,6 +76,8 @@ static const char *status_name(othello_status s)
     case OTHELLO_STATUS_INVALID_ARGUMENT: return "INVALID_ARGUMENT";
     case OTHELLO_STATUS_BUSY: return "BUSY";
     case OTHELLO_STATUS_PANIC: return "PANIC";
+    case OTHELLO_STATUS_STOPPED: return "STOPPED";
+    case OTHELLO_STATUS_OUT_OF_MEMORY: return "OUT_OF_MEMORY";
     default: return "(unknown status)";
     }
 }

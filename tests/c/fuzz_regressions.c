@@ -129,7 +129,8 @@ static void test_engine_new_out_of_memory(void)
     CHECK(setrlimit(RLIMIT_AS, &lim) == 0);
     e = othello_engine_new(2048);
     CHECK(e == NULL);
-    CHECK(othello_last_status() != OTHELLO_STATUS_OK);
+    CHECK(othello_last_status() == OTHELLO_STATUS_OUT_OF_MEMORY);
+    CHECK(last_error_mentions("2048 MiB"));
     othello_engine_free(e);
     /* A size that fits still works. */
     e = othello_engine_new(1);
