@@ -79,4 +79,58 @@ fn main() {
         n / secs / 1e6,
         secs / n * 1e9
     );
+    // The same evaluation from pattern states kept up to date move by move
+    // (as the search does): the update of each move, then the evaluation.
+    let games = random_games(64);
+    let start = Instant::now();
+    let mut count = 0u64;
+    for _ in 0..rounds {
+        for game in &games {
+            let mut st = othello::pattern::PatternState::new(game[0].0);
+            for &(pos, step) in game {
+                checksum += weights.evaluate_state(black_box(pos), &st) as i64;
+                count += 1;
+                st = match step {
+                    Some((sq, flips)) => st.play(sq, black_box(flips)),
+                    None => st.pass(),
+                };
+            }
+        }
+    }
+    let secs = start.elapsed().as_secs_f64();
+    println!(
+        "trained, incremental (update + evaluation): {count} in {secs:.3} s \
+         ({:.1} M evaluations/s, {:.1} ns each; checksum {checksum})",
+        count as f64 / secs / 1e6,
+        secs / count as f64 * 1e9
+    );
+}
+
+/// Random games as (position, the move played from it with its flips, or
+/// None for a pass or the end).
+fn random_games(games: usize) -> Vec<Vec<(Position, Option<(u32, u64)>)>> {
+    let mut rng = Rng::new(2024);
+    let mut out = Vec::new();
+    for _ in 0..games {
+        let mut game = Vec::new();
+        let mut pos = Position::start();
+        loop {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                game.push((pos, None));
+                if pos.opponent_moves().is_empty() {
+                    break;
+                }
+                pos = pos.pass();
+                continue;
+            }
+            let pick = rng.below(moves.len());
+            let sq = pos.legal_moves().nth(pick).expect("a legal move");
+            let flips = othello::position::flips_of(pos.player.0, pos.opponent.0, sq);
+            game.push((pos, Some((sq.index() as u32, flips))));
+            pos = pos.play(sq).expect("a legal move plays");
+        }
+        out.push(game);
+    }
+    out
 }
