@@ -288,8 +288,8 @@ struct SquareTerms {
 static SQUARE_TERMS: Lazy<SquareTerms> = Lazy::new(|| {
     let mut start = [0u16; 65];
     let mut terms = Vec::new();
-    for q in 0..64 {
-        start[q] = terms.len() as u16;
+    for (q, first) in start.iter_mut().take(64).enumerate() {
+        *first = terms.len() as u16;
         for (i, inst) in INSTANCE_LIST.iter().enumerate() {
             let mask = PATTERNS[inst.pattern as usize].mask;
             let t = symmetry(1u64 << q, inst.symmetry as usize);
