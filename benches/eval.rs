@@ -106,9 +106,11 @@ fn main() {
     );
 }
 
-/// Random games as (position, the move played from it with its flips, or
-/// None for a pass or the end).
-fn random_games(games: usize) -> Vec<Vec<(Position, Option<(u32, u64)>)>> {
+/// A game as (position, the move played from it with its flips, or None for
+/// a pass or the end).
+type Game = Vec<(Position, Option<(u32, u64)>)>;
+
+fn random_games(games: usize) -> Vec<Game> {
     let mut rng = Rng::new(2024);
     let mut out = Vec::new();
     for _ in 0..games {
