@@ -60,21 +60,30 @@
 #define NAME "othello"
 #define DEFAULT_LEVEL 10
 #define MAX_GGF_MOVES 128
+/* How often a stop request is repeated until the search ends (ns). */
+#ifndef NBOARD_STOP_PAUSE_NS
+#define NBOARD_STOP_PAUSE_NS (2 * 1000 * 1000)
+#endif
 
 /* ------------------------------------------------------------------------
  * Output: whole lines, flushed at once, from either thread. */
 
 static pthread_mutex_t out_lock = PTHREAD_MUTEX_INITIALIZER;
 
+/* Where the replies go: standard output unless set (the fuzz target
+ * fuzz/nboard.c, which includes this file, sends them to a memory stream). */
+static FILE *reply_stream;
+
 static void sendf(const char *fmt, ...)
 {
     va_list ap;
     pthread_mutex_lock(&out_lock);
+    FILE *out = reply_stream != NULL ? reply_stream : stdout;
     va_start(ap, fmt);
-    vprintf(fmt, ap);
+    vfprintf(out, fmt, ap);
     va_end(ap);
-    putchar('\n');
-    fflush(stdout);
+    fputc('\n', out);
+    fflush(out);
     pthread_mutex_unlock(&out_lock);
 }
 
@@ -413,6 +422,15 @@ static othello_board *parse_ggf(const char *text, char *why, size_t why_len)
             othello_board_free(b);
             return NULL;
         }
+        if (moves[i].square != OTHELLO_PASS && othello_board_must_pass(b)) {
+            /* Not for apply_move(), whose implied pass would give the move
+             * to the other colour than the record says. */
+            snprintf(why, why_len, "move %zu (%s %s): %s has no legal move", i + 1,
+                     moves[i].color == OTHELLO_COLOR_BLACK ? "B" : "W", move_name(moves[i].square, name),
+                     side == OTHELLO_COLOR_BLACK ? "black" : "white");
+            othello_board_free(b);
+            return NULL;
+        }
         if (!apply_move(&b, moves[i].square, move_why, sizeof move_why)) {
             snprintf(why, why_len, "move %zu: %s", i + 1, move_why);
             othello_board_free(b);
@@ -615,7 +633,7 @@ static void finish_job(struct session *s, bool stop)
     }
     if (stop) {
         atomic_store(&s->cancel, true);
-        const struct timespec pause = {0, 2 * 1000 * 1000};
+        const struct timespec pause = {0, NBOARD_STOP_PAUSE_NS};
         while (!atomic_load(&s->done)) {
             othello_engine_stop(s->engine);
             nanosleep(&pause, NULL);
@@ -806,6 +824,18 @@ static bool handle(struct session *s, char *line)
     return true;
 }
 
+/* One line as read, `len` bytes (with its newline, if any) and a NUL after
+ * them; false to end the program. */
+static bool handle_input(struct session *s, char *line, size_t len)
+{
+    if (memchr(line, '\0', len) != NULL) {
+        finish_job(s, false);
+        send_error("a line with a NUL byte");
+        return true;
+    }
+    return handle(s, line);
+}
+
 static void usage(FILE *out)
 {
     fprintf(out,
@@ -854,12 +884,7 @@ int main(int argc, char **argv)
     size_t cap = 0;
     ssize_t len;
     while ((len = getline(&line, &cap, stdin)) != -1) {
-        if (memchr(line, '\0', (size_t)len) != NULL) {
-            finish_job(&s, false);
-            send_error("a line with a NUL byte");
-            continue;
-        }
-        if (!handle(&s, line)) {
+        if (!handle_input(&s, line, (size_t)len)) {
             break;
         }
     }

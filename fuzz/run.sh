@@ -5,8 +5,10 @@
 #   fuzz/run.sh all SECONDS            # every target, one after the other
 #   fuzz/run.sh build [TARGET]         # only build (all targets by default)
 #
-# TARGET is one of: api square board_string transcript weights (fuzz/TARGET.c;
-# weights only when include/othello.h declares othello_engine_load_weights_buffer).
+# TARGET is one of: api square board_string transcript nboard ggf weights
+# (fuzz/TARGET.c; weights only when include/othello.h declares
+# othello_engine_load_weights_buffer). nboard and ggf include the NBoard
+# protocol program examples/nboard.c.
 #
 # The Rust library is built as a static library into target/fuzz/ with
 # SanitizerCoverage instrumentation (stable rustc: `-C passes=sancov-module`
@@ -24,11 +26,11 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
 
-targets=(api square board_string transcript)
+targets=(api square board_string transcript nboard ggf)
 # The weights file parser, once othello.h declares its loader.
 grep -q othello_engine_load_weights_buffer include/othello.h && targets+=(weights)
 # Longest input per target and the time after which one input is a hang.
-declare -A max_len=([api]=1024 [square]=16 [board_string]=300 [transcript]=400 [weights]=2048)
+declare -A max_len=([api]=1024 [square]=16 [board_string]=300 [transcript]=400 [nboard]=4096 [ggf]=2048 [weights]=2048)
 timeout_s=10
 
 usage() {
@@ -68,7 +70,7 @@ build_target() {
     mkdir -p "$out/bin"
     clang -std=c11 -g -O1 -Wall -Wextra -Werror \
         -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-        -I "$root/include" "$root/fuzz/$t.c" "$lib" \
+        -pthread -I "$root/include" "$root/fuzz/$t.c" "$lib" \
         -lgcc_s -lutil -lrt -lpthread -lm -ldl -lc \
         -o "$out/bin/$t"
 }

@@ -4,7 +4,9 @@
 //!   UBSan and `fuzz/standalone.c` as its `main`, replays its committed seed
 //!   corpus (`fuzz/corpus/<target>/`) and the inputs that once found a bug
 //!   (`fuzz/regressions/<target>/`): a check failing, a sanitizer report or
-//!   a leak fails the test;
+//!   a leak fails the test (`nboard` and `ggf` include the NBoard protocol
+//!   program `examples/nboard.c`, whose bugs they found: their inputs in
+//!   `fuzz/regressions/` are its regression tests, with `tests/nboard.rs`);
 //! - `tests/c/fuzz_regressions.c` holds a C test per bug the fuzzers found.
 //!
 //! Fuzzing itself (coverage-guided, with clang's libFuzzer) is `fuzz/run.sh`;
@@ -19,12 +21,19 @@ fn flags() -> Vec<&'static str> {
 }
 
 fn replay(target: &str) {
+    replay_with(target, &[]);
+}
+
+/// Replays `target` built with `extra` flags too.
+fn replay_with(target: &str, extra: &[&'static str]) {
     let src = format!("fuzz/{target}.c");
+    let mut flags = flags();
+    flags.extend_from_slice(extra);
     let exe = build_static(
         "fuzz",
         &format!("replay_{target}"),
         &[&src, "fuzz/standalone.c"],
-        &flags(),
+        &flags,
     );
     let mut dirs = Vec::new();
     for kind in ["corpus", "regressions"] {
@@ -60,6 +69,19 @@ fn replay_board_string() {
 #[test]
 fn replay_transcript() {
     replay("transcript");
+}
+
+/// The NBoard protocol program (`examples/nboard.c`, included by the
+/// target) on whole sessions of input lines; it starts a search thread.
+#[test]
+fn replay_nboard() {
+    replay_with("nboard", &["-pthread"]);
+}
+
+/// The GGF game reader of `examples/nboard.c`.
+#[test]
+fn replay_ggf() {
+    replay_with("ggf", &["-pthread"]);
 }
 
 /// Only once `othello.h` declares the weights loader (`fuzz/run.sh` checks

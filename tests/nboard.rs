@@ -760,6 +760,12 @@ fn malformed_ggf_is_refused_and_the_game_kept() {
             "white is to move",
         ),
         (ggf_set(START, &["a1"], None), "illegal move a1"),
+        // White, to move, has no move: its h8 is black's (found by the
+        // fuzz target fuzz/ggf.c, fuzz/regressions/ggf/).
+        (
+            format!("set game {}", ggf(PASS_POSITION, &["H8".into()])),
+            "white has no legal move",
+        ),
         (ggf_set(START, &["z9"], None), "not a move"),
         (ggf_set(START, &["f5/x/y"], None), "must be numbers"),
         (ggf_set(START, &["pa"], None), "cannot pass"),
