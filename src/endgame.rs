@@ -16,7 +16,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 /// Above this many empties the solver generates and orders moves.
 const SHALLOW: u32 = 6;
 /// From this many empties on, the table is probed for every child first.
-const ETC_EMPTIES: u32 = 12;
+const ETC_EMPTIES: u32 = 10;
 /// From this many empties on, results go to the transposition table.
 const HASH_EMPTIES: u32 = 8;
 /// Higher than any score.
@@ -259,10 +259,14 @@ impl Solver<'_, '_> {
     ) -> Result<i32, Abort> {
         self.budget.tick()?;
         let empties = !(p | o);
-        if empties.count_ones() == 2 {
-            let x1 = empties.trailing_zeros();
-            let x2 = 63 - empties.leading_zeros();
-            return Ok(self.two_squares(p, o, alpha, beta, x1, x2, passed));
+        match empties.count_ones() {
+            2 => {
+                let x1 = empties.trailing_zeros();
+                let x2 = 63 - empties.leading_zeros();
+                return Ok(self.two_squares(p, o, alpha, beta, x1, x2, passed));
+            }
+            3 => return Ok(self.three_squares(p, o, alpha, beta, empties, passed)),
+            _ => {}
         }
         let odd = odd_quadrant_empties(empties);
         let mut best = -INF;
@@ -340,6 +344,59 @@ impl Solver<'_, '_> {
             final_score(p, o)
         } else {
             -self.two_squares(o, p, -beta, -alpha, x1, x2, true)
+        }
+    }
+
+    /// Exactly three empties: the square alone in its quadrant first (the
+    /// parity order), then the two others, each scored by `two_squares`.
+    fn three_squares(
+        &mut self,
+        p: u64,
+        o: u64,
+        mut alpha: i32,
+        beta: i32,
+        empties: u64,
+        passed: bool,
+    ) -> i32 {
+        self.budget.nodes += 1;
+        let a = empties.trailing_zeros();
+        let c = 63 - empties.leading_zeros();
+        let b = (empties & !(1u64 << a) & !(1u64 << c)).trailing_zeros();
+        let quadrant = |x: u32| (x >> 5) << 1 | (x >> 2 & 1);
+        let order = if quadrant(a) == quadrant(b) {
+            [(c, a, b), (a, b, c), (b, a, c)]
+        } else if quadrant(a) == quadrant(c) {
+            [(b, a, c), (a, b, c), (c, a, b)]
+        } else {
+            [(a, b, c), (b, a, c), (c, a, b)]
+        };
+        let mut best = -INF;
+        for (x, y, z) in order {
+            if NEIGHBOURS[x as usize] & o == 0 {
+                continue;
+            }
+            let f = flips_of(p, o, Square::from_index_unchecked(x as u8));
+            if f == 0 {
+                continue;
+            }
+            let score = -self.two_squares(o ^ f, p ^ f ^ (1 << x), -beta, -alpha, y, z, false);
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    if alpha >= beta {
+                        return best;
+                    }
+                }
+            }
+        }
+        if best > -INF {
+            return best;
+        }
+        if passed {
+            final_score(p, o)
+        } else {
+            -self.three_squares(o, p, -beta, -alpha, empties, true)
         }
     }
 
