@@ -625,7 +625,7 @@ static void *search_thread(void *arg)
 
 /* Waits for the running job; with `stop`, stops it first. A stop request
  * is repeated until the job ends: the library ignores one that comes before
- * its search has started. */
+ * the search thread has called othello_engine_search(). */
 static void finish_job(struct session *s, bool stop)
 {
     if (!s->running) {

@@ -203,8 +203,8 @@ impl Drop for Claim<'_> {
         // a search starts: a stop sent just after the search's thread took
         // the engine must not be lost (othello_engine_stop sets it only
         // while the engine is busy).
-        self.0.stop.store(false, Ordering::Release);
-        self.0.busy.store(false, Ordering::Release);
+        self.0.stop.store(false, Ordering::SeqCst);
+        self.0.busy.store(false, Ordering::SeqCst);
     }
 }
 
@@ -290,8 +290,14 @@ pub unsafe extern "C" fn othello_engine_clear(e: *mut othello_engine) {
 pub unsafe extern "C" fn othello_engine_stop(e: *const othello_engine) {
     boundary((), || {
         let e = engine_ref(e)?;
-        if e.busy.load(Ordering::Acquire) {
-            e.stop.store(true, Ordering::Release);
+        if e.busy.load(Ordering::SeqCst) {
+            e.stop.store(true, Ordering::SeqCst);
+            // The search may have ended (and cleared the flag) between the
+            // check and the store: then take the request back, so that it
+            // does not stop the next search.
+            if !e.busy.load(Ordering::SeqCst) {
+                e.stop.store(false, Ordering::SeqCst);
+            }
         }
         Ok(())
     })
