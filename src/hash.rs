@@ -30,9 +30,6 @@ pub struct Table {
     age: u8,
 }
 
-/// Bytes per entry, for sizing the table from megabytes.
-const ENTRY_BYTES: usize = std::mem::size_of::<Entry>();
-
 #[inline]
 fn hash(pos: Position) -> u64 {
     let h = pos.player.0.wrapping_mul(0x9e37_79b9_7f4a_7c15)
@@ -42,6 +39,21 @@ fn hash(pos: Position) -> u64 {
             .rotate_left(23)
             .wrapping_mul(0xc2b2_ae3d_27d4_eb4f);
     h ^ (h >> 29)
+}
+
+/// The entries of a table of at most `megabytes` MiB: a power of two of them
+/// (at least one two-entry bucket), all empty; `None` when the memory cannot
+/// be had. Shared with the sized boards' table.
+pub(crate) fn buckets<E: Clone + Default>(megabytes: usize) -> Option<Vec<E>> {
+    let wanted = megabytes.saturating_mul(1 << 20) / std::mem::size_of::<E>();
+    let mut n = 2usize;
+    while n * 2 <= wanted {
+        n *= 2;
+    }
+    let mut entries = Vec::new();
+    entries.try_reserve_exact(n).ok()?;
+    entries.resize(n, E::default());
+    Some(entries)
 }
 
 impl Table {
@@ -54,17 +66,10 @@ impl Table {
     /// As [`Table::new`], but `None` when the memory cannot be had, so that
     /// the C API can return NULL instead of aborting the process.
     pub fn try_new(megabytes: usize) -> Option<Table> {
-        let wanted = megabytes.saturating_mul(1 << 20) / ENTRY_BYTES;
-        let mut n = 2usize;
-        while n * 2 <= wanted {
-            n *= 2;
-        }
-        let mut entries = Vec::new();
-        entries.try_reserve_exact(n).ok()?;
-        entries.resize(n, Entry::default());
+        let entries = buckets(megabytes)?;
         Some(Table {
+            mask: entries.len() - 2,
             entries,
-            mask: n - 2,
             age: 0,
         })
     }

@@ -66,8 +66,6 @@ pub struct SizedTable {
     age: u8,
 }
 
-const ENTRY_BYTES: usize = std::mem::size_of::<Entry>();
-
 impl SizedTable {
     /// A table using at most `megabytes` MiB (at least one bucket).
     /// Panics when memory runs out, as `Vec` does; see [`SizedTable::try_new`].
@@ -77,17 +75,10 @@ impl SizedTable {
 
     /// As [`SizedTable::new`], but `None` when the memory cannot be had.
     pub fn try_new(megabytes: usize) -> Option<SizedTable> {
-        let wanted = megabytes.saturating_mul(1 << 20) / ENTRY_BYTES;
-        let mut n = 2usize;
-        while n * 2 <= wanted {
-            n *= 2;
-        }
-        let mut entries = Vec::new();
-        entries.try_reserve_exact(n).ok()?;
-        entries.resize(n, Entry::default());
+        let entries = crate::hash::buckets::<Entry>(megabytes)?;
         Some(SizedTable {
+            mask: entries.len() - 2,
             entries,
-            mask: n - 2,
             age: 0,
         })
     }
