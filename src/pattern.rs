@@ -763,33 +763,28 @@ impl PatternWeights {
 
     #[inline(always)]
     fn evaluate_with(&self, pos: Position, pext: impl Fn(u64, u64) -> u64) -> i32 {
-        let f = &*FEATURES;
-        let (p, o) = (pos.player.0, pos.opponent.0);
-        let empties = (!(p | o)).count_ones();
-        let base = self.stage_of(empties) * f.len;
-        let w = &self.weights[base..base + f.len];
-        let ps = all_symmetries(p);
-        let os = all_symmetries(o);
-        let mut sum = 0i32;
-        for inst in INSTANCE_LIST.iter() {
-            let k = inst.pattern as usize;
+        let ps = all_symmetries(pos.player.0);
+        let os = all_symmetries(pos.opponent.0);
+        self.sum_over(pos, |_, inst| {
             let s = inst.symmetry as usize;
-            let mask = PATTERNS[k].mask;
-            let idx = BASE3[pext(ps[s], mask) as usize] as usize
-                + 2 * BASE3[pext(os[s], mask) as usize] as usize;
-            sum += w[f.offsets[k] + idx] as i32;
-        }
-        let (mp, mo) = mobility(p, o);
-        sum += w[f.mobility_offset + mp] as i32
-            + w[f.opponent_mobility_offset + mo] as i32
-            + w[f.bias_offset + empties as usize] as i32;
-        sum.clamp(-MAX_EVAL, MAX_EVAL)
+            let mask = PATTERNS[inst.pattern as usize].mask;
+            BASE3[pext(ps[s], mask) as usize] as usize
+                + 2 * BASE3[pext(os[s], mask) as usize] as usize
+        })
     }
 
     /// The evaluation of `pos` from its [`PatternState`] (kept up to date
-    /// by the search): the same value as [`PatternWeights::evaluate`].
+    /// move by move): the same value as [`PatternWeights::evaluate`].
     #[inline]
     pub fn evaluate_state(&self, pos: Position, st: &PatternState) -> i32 {
+        self.sum_over(pos, |i, _| st.mine[i] as usize + 2 * st.theirs[i] as usize)
+    }
+
+    /// The evaluation of `pos` given `config(i, instance)`, the
+    /// configuration index of each instance: its pattern weights plus the
+    /// mobility and bias weights, clamped.
+    #[inline(always)]
+    fn sum_over(&self, pos: Position, config: impl Fn(usize, &Instance) -> usize) -> i32 {
         let f = &*FEATURES;
         let (p, o) = (pos.player.0, pos.opponent.0);
         let empties = (!(p | o)).count_ones();
@@ -797,8 +792,7 @@ impl PatternWeights {
         let w = &self.weights[base..base + f.len];
         let mut sum = 0i32;
         for (i, inst) in INSTANCE_LIST.iter().enumerate() {
-            let idx = st.mine[i] as usize + 2 * st.theirs[i] as usize;
-            sum += w[f.offsets[inst.pattern as usize] + idx] as i32;
+            sum += w[f.offsets[inst.pattern as usize] + config(i, inst)] as i32;
         }
         let (mp, mo) = mobility(p, o);
         sum += w[f.mobility_offset + mp] as i32
@@ -851,16 +845,6 @@ impl Evaluator {
         match self {
             Evaluator::V1 => crate::eval::evaluate(pos),
             Evaluator::Pattern(w) => w.evaluate(pos),
-        }
-    }
-
-    /// The value of `pos` given its pattern state (which the v1 evaluation
-    /// does not use): the same as [`Evaluator::evaluate`].
-    #[inline]
-    pub fn evaluate_state(&self, pos: Position, st: &PatternState) -> i32 {
-        match self {
-            Evaluator::V1 => crate::eval::evaluate(pos),
-            Evaluator::Pattern(w) => w.evaluate_state(pos, st),
         }
     }
 }
