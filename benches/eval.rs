@@ -8,38 +8,14 @@ use othello::Position;
 use std::hint::black_box;
 use std::time::Instant;
 
-/// Every position of `games` random games from the start, passes included.
-fn random_positions(games: usize) -> Vec<Position> {
-    let mut rng = Rng::new(2024);
-    let mut out = Vec::new();
-    for _ in 0..games {
-        let mut pos = Position::start();
-        loop {
-            out.push(pos);
-            let moves = pos.legal_moves();
-            if moves.is_empty() {
-                if pos.opponent_moves().is_empty() {
-                    break;
-                }
-                pos = pos.pass();
-                continue;
-            }
-            let pick = rng.below(moves.len());
-            match pos.legal_moves().nth(pick).and_then(|sq| pos.play(sq)) {
-                Some(next) => pos = next,
-                None => unreachable!("a legal move plays"),
-            }
-        }
-    }
-    out
-}
-
 fn main() {
     let rounds: usize = std::env::args()
         .skip(1)
         .find_map(|a| a.parse().ok())
         .unwrap_or(2000);
-    let positions = random_positions(64);
+    // Every position of 64 random games from the start, passes included.
+    let games = random_games(64);
+    let positions: Vec<Position> = games.iter().flatten().map(|&(pos, _)| pos).collect();
     // The first call builds the edge table: keep it out of the timing.
     let mut checksum = evaluate(Position::start()) as i64;
     let start = Instant::now();
@@ -81,7 +57,6 @@ fn main() {
     );
     // The same evaluation from pattern states kept up to date move by move
     // (as the search does): the update of each move, then the evaluation.
-    let games = random_games(64);
     let start = Instant::now();
     let mut count = 0u64;
     for _ in 0..rounds {
