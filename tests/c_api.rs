@@ -12,78 +12,18 @@
 //! shared library under valgrind. Build outputs go to `CARGO_TARGET_TMPDIR`.
 
 use std::env;
-use std::ffi::OsStr;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-/// Warnings are errors for every C build.
-const C11_FLAGS: &[&str] = &["-std=c11", "-Wall", "-Wextra", "-Wpedantic", "-Werror"];
+mod cbuild;
+use cbuild::{lib_dir, manifest_dir, ASAN_ENV, ASAN_FLAGS, C11_FLAGS, STATIC_SYSTEM_LIBS};
+
 const C99_FLAGS: &[&str] = &["-std=c99", "-Wall", "-Wextra", "-Wpedantic", "-Werror"];
 const CXX17_FLAGS: &[&str] = &["-std=c++17", "-Wall", "-Wextra", "-Wpedantic", "-Werror"];
 
-/// What a program linked against `libothello.a` needs from the system
-/// (`cargo rustc -- --print native-static-libs`).
-const STATIC_SYSTEM_LIBS: &[&str] = &[
-    "-lgcc_s",
-    "-lutil",
-    "-lrt",
-    "-lpthread",
-    "-lm",
-    "-ldl",
-    "-lc",
-];
-
-const SANITIZE_FLAGS: &[&str] = &[
-    "-fsanitize=address,undefined",
-    "-fno-omit-frame-pointer",
-    "-fno-sanitize-recover=all",
-    "-g",
-];
-
 /// Perft depth for the sanitizer build (the plain builds use the default, 7).
 const SANITIZED_PERFT_DEPTH: &str = "5";
-
-fn manifest_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-const LIBS: [&str; 2] = ["libothello.so", "libothello.a"];
-
-/// The directory holding the `libothello.{so,a}` built for this test run.
-///
-/// The test executable runs from `target/<profile>/deps/`. Building the test
-/// builds the library there, with all its crate types, but cargo copies them
-/// up to `target/<profile>/` only for `cargo build`: that copy is missing on a
-/// fresh checkout and stale after a source change followed by `cargo test`.
-/// So `deps/` comes first, and `target/<profile>/` is only a fallback.
-fn lib_dir() -> PathBuf {
-    let exe = env::current_exe().expect("path of the test executable");
-    let deps = exe
-        .parent()
-        .expect("the test executable has a parent directory");
-    assert_eq!(
-        deps.file_name(),
-        Some(OsStr::new("deps")),
-        "expected the test executable in target/<profile>/deps, found {}",
-        exe.display()
-    );
-    let profile = deps.parent().expect("deps/ has a parent directory");
-    let found = [deps, profile]
-        .into_iter()
-        .find(|dir| LIBS.iter().all(|lib| dir.join(lib).is_file()))
-        .unwrap_or_else(|| {
-            panic!(
-                "{} not found in {} nor in {}: cargo builds them with the library \
-                 (crate-type cdylib + staticlib)",
-                LIBS.join(" and "),
-                deps.display(),
-                profile.display()
-            )
-        })
-        .to_path_buf();
-    found
-}
 
 /// The output directory of one test: each test has its own, as they run in
 /// parallel.
@@ -214,11 +154,6 @@ fn on_path(name: &str) -> Option<PathBuf> {
         .find(|p| p.is_file())
 }
 
-const ASAN_ENV: &[(&str, &str)] = &[
-    ("ASAN_OPTIONS", "detect_leaks=1"),
-    ("UBSAN_OPTIONS", "print_stacktrace=1:halt_on_error=1"),
-];
-
 #[test]
 fn header_twice_c99() {
     let exe = build(
@@ -302,7 +237,7 @@ fn api_test_sanitized() {
     let exe = build(
         "cc",
         C11_FLAGS,
-        SANITIZE_FLAGS,
+        ASAN_FLAGS,
         "api_test.c",
         Link::Static,
         "api_test_sanitized",
@@ -315,7 +250,7 @@ fn perft_sanitized() {
     let exe = build(
         "cc",
         C11_FLAGS,
-        SANITIZE_FLAGS,
+        ASAN_FLAGS,
         "perft.c",
         Link::Static,
         "perft_sanitized",
@@ -380,7 +315,7 @@ fn sizes_test_sanitized() {
     let exe = build(
         "cc",
         C11_FLAGS,
-        SANITIZE_FLAGS,
+        ASAN_FLAGS,
         "sizes_test.c",
         Link::Static,
         "sizes_test_sanitized",
@@ -415,10 +350,10 @@ fn engine_test_sanitized() {
         C11_FLAGS,
         &[
             "-pthread",
-            SANITIZE_FLAGS[0],
-            SANITIZE_FLAGS[1],
-            SANITIZE_FLAGS[2],
-            SANITIZE_FLAGS[3],
+            ASAN_FLAGS[0],
+            ASAN_FLAGS[1],
+            ASAN_FLAGS[2],
+            ASAN_FLAGS[3],
         ],
         "engine_test.c",
         Link::Static,

@@ -12,7 +12,6 @@
 //! console game has its own tests in `tests/console.rs`.
 
 use std::env;
-use std::ffi::OsStr;
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -20,37 +19,8 @@ use std::process::{Command, Output, Stdio};
 use std::sync::OnceLock;
 use std::thread;
 
-const C11_FLAGS: &[&str] = &[
-    "-std=c11",
-    "-Wall",
-    "-Wextra",
-    "-Wpedantic",
-    "-Werror",
-    "-O2",
-];
-
-/// What a program linked against `libothello.a` needs from the system.
-const STATIC_SYSTEM_LIBS: &[&str] = &[
-    "-lgcc_s",
-    "-lutil",
-    "-lrt",
-    "-lpthread",
-    "-lm",
-    "-ldl",
-    "-lc",
-];
-
-const SANITIZE_FLAGS: &[&str] = &[
-    "-fsanitize=address,undefined",
-    "-fno-omit-frame-pointer",
-    "-fno-sanitize-recover=all",
-    "-g",
-];
-
-const ASAN_ENV: &[(&str, &str)] = &[
-    ("ASAN_OPTIONS", "detect_leaks=1"),
-    ("UBSAN_OPTIONS", "print_stacktrace=1:halt_on_error=1"),
-];
+mod cbuild;
+use cbuild::{lib_dir, manifest_dir, ASAN_ENV, ASAN_FLAGS, C11_FLAGS, STATIC_SYSTEM_LIBS};
 
 /// The first positions of the FFO endgame test suite (fforum-1-19.obf), with
 /// the scores of their moves: exact solves of 14 empties take milliseconds.
@@ -65,32 +35,6 @@ const FFORUM_FILE: &str = "/work/shared/positions/fforum-1-19.obf";
 
 // ---------------------------------------------------------------------------
 // Building and running
-
-fn manifest_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-/// The directory of the `libothello.{so,a}` built for this test run: the
-/// test executable's `deps/` directory (cargo copies the libraries up to
-/// `target/<profile>/` only for `cargo build`, so that copy may be stale).
-fn lib_dir() -> PathBuf {
-    let exe = env::current_exe().expect("path of the test executable");
-    let deps = exe.parent().expect("the test executable has a directory");
-    assert_eq!(
-        deps.file_name(),
-        Some(OsStr::new("deps")),
-        "expected the test executable in target/<profile>/deps, found {}",
-        exe.display()
-    );
-    let libs = ["libothello.so", "libothello.a"];
-    let profile = deps.parent().expect("deps/ has a parent");
-    let dir = [deps, profile]
-        .into_iter()
-        .find(|dir| libs.iter().all(|lib| dir.join(lib).is_file()))
-        .unwrap_or_else(|| panic!("libothello.so and .a not found in {}", deps.display()))
-        .to_path_buf();
-    dir
-}
 
 #[derive(Clone, Copy)]
 enum Link {
@@ -124,6 +68,7 @@ fn build(program: &str, link: Link) -> PathBuf {
     });
     let mut cmd = Command::new("cc");
     cmd.args(C11_FLAGS)
+        .arg("-O2")
         .arg("-I")
         .arg(manifest_dir().join("include"))
         .arg("-o")
@@ -138,7 +83,7 @@ fn build(program: &str, link: Link) -> PathBuf {
                 .arg(format!("-Wl,-rpath,{}", lib.display()));
         }
         Link::StaticSanitized => {
-            cmd.args(SANITIZE_FLAGS)
+            cmd.args(ASAN_FLAGS)
                 .arg(lib.join("libothello.a"))
                 .args(STATIC_SYSTEM_LIBS);
         }

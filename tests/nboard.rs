@@ -20,7 +20,6 @@
 
 use othello::{Color, Game, Square};
 use std::env;
-use std::ffi::OsStr;
 use std::fs;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
@@ -30,32 +29,8 @@ use std::sync::OnceLock;
 use std::thread;
 use std::time::{Duration, Instant};
 
-const C11_FLAGS: &[&str] = &[
-    "-std=c11",
-    "-Wall",
-    "-Wextra",
-    "-Wpedantic",
-    "-Werror",
-    "-O2",
-];
-
-/// What a program linked against `libothello.a` needs from the system.
-const STATIC_SYSTEM_LIBS: &[&str] = &[
-    "-lgcc_s",
-    "-lutil",
-    "-lrt",
-    "-lpthread",
-    "-lm",
-    "-ldl",
-    "-lc",
-];
-
-const SANITIZE_FLAGS: &[&str] = &[
-    "-fsanitize=address,undefined",
-    "-fno-omit-frame-pointer",
-    "-fno-sanitize-recover=all",
-    "-g",
-];
+mod cbuild;
+use cbuild::{lib_dir, manifest_dir, ASAN_FLAGS, C11_FLAGS, STATIC_SYSTEM_LIBS};
 
 /// The longest wait for one reply (sanitized builds included).
 const TIMEOUT: Duration = Duration::from_secs(60);
@@ -75,32 +50,6 @@ const START: &str = "---------------------------OX------XO----------------------
 // ---------------------------------------------------------------------------
 // Building
 
-fn manifest_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-/// The directory of the `libothello.{so,a}` built for this test run: the
-/// test executable's `deps/` directory (cargo copies the libraries up to
-/// `target/<profile>/` only for `cargo build`, so that copy may be stale).
-fn lib_dir() -> PathBuf {
-    let exe = env::current_exe().expect("path of the test executable");
-    let deps = exe.parent().expect("the test executable has a directory");
-    assert_eq!(
-        deps.file_name(),
-        Some(OsStr::new("deps")),
-        "expected the test executable in target/<profile>/deps, found {}",
-        exe.display()
-    );
-    let libs = ["libothello.so", "libothello.a"];
-    let profile = deps.parent().expect("deps/ has a parent");
-    let dir = [deps, profile]
-        .into_iter()
-        .find(|dir| libs.iter().all(|lib| dir.join(lib).is_file()))
-        .unwrap_or_else(|| panic!("libothello.so and .a not found in {}", deps.display()))
-        .to_path_buf();
-    dir
-}
-
 fn compile(sanitized: bool) -> PathBuf {
     let lib = lib_dir();
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("nboard");
@@ -112,13 +61,14 @@ fn compile(sanitized: bool) -> PathBuf {
     });
     let mut cmd = Command::new("cc");
     cmd.args(C11_FLAGS)
+        .arg("-O2")
         .arg("-I")
         .arg(manifest_dir().join("include"))
         .arg("-o")
         .arg(&exe)
         .arg(manifest_dir().join("examples").join("nboard.c"));
     if sanitized {
-        cmd.args(SANITIZE_FLAGS)
+        cmd.args(ASAN_FLAGS)
             .arg(lib.join("libothello.a"))
             .args(STATIC_SYSTEM_LIBS);
     } else {

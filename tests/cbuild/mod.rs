@@ -1,6 +1,6 @@
-//! Building and running C programs against the library cargo just built, for
-//! the fuzzing and stress tests (`tests/fuzz.rs`, `tests/stress.rs`); the same
-//! approach as `tests/c_api.rs`, which explains the library lookup.
+//! Building and running C programs against the library cargo just built,
+//! shared by every test that compiles C (`tests/c_api.rs`, `console.rs`,
+//! `examples.rs`, `nboard.rs`, `fuzz.rs`, `stress.rs`).
 
 #![allow(dead_code)]
 
@@ -10,7 +10,8 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-/// What a program linked against `libothello.a` needs from the system.
+/// What a program linked against `libothello.a` needs from the system
+/// (`cargo rustc -- --print native-static-libs`).
 pub const STATIC_SYSTEM_LIBS: &[&str] = &[
     "-lgcc_s",
     "-lutil",
@@ -43,8 +44,13 @@ pub fn manifest_dir() -> PathBuf {
 
 const LIBS: [&str; 2] = ["libothello.so", "libothello.a"];
 
-/// The directory of the `libothello.{so,a}` built with this test: `deps/`
-/// first, `target/<profile>/` as a fallback (see `tests/c_api.rs`).
+/// The directory holding the `libothello.{so,a}` built for this test run.
+///
+/// The test executable runs from `target/<profile>/deps/`. Building the test
+/// builds the library there, with all its crate types, but cargo copies them
+/// up to `target/<profile>/` only for `cargo build`: that copy is missing on a
+/// fresh checkout and stale after a source change followed by `cargo test`.
+/// So `deps/` comes first, and `target/<profile>/` is only a fallback.
 pub fn lib_dir() -> PathBuf {
     let exe = env::current_exe().expect("path of the test executable");
     let deps = exe
