@@ -121,6 +121,16 @@ pub fn run(what: &str, cmd: &mut Command) -> Output {
 /// Compiles `sources` (paths from the crate root) with `cc` and `flags`, links
 /// them against `libothello.a`, and returns the executable's path.
 pub fn build_static(group: &str, test: &str, sources: &[&str], flags: &[&str]) -> PathBuf {
+    build(group, test, sources, flags, true)
+}
+
+/// As [`build_static`], linked against `libothello.so` instead (found
+/// through an rpath: run it without `LD_LIBRARY_PATH`, which would win).
+pub fn build_shared(group: &str, test: &str, sources: &[&str], flags: &[&str]) -> PathBuf {
+    build(group, test, sources, flags, false)
+}
+
+fn build(group: &str, test: &str, sources: &[&str], flags: &[&str], fixed: bool) -> PathBuf {
     let exe = out_dir(group, test).join(test);
     let mut cmd = Command::new("cc");
     cmd.args(flags)
@@ -131,8 +141,15 @@ pub fn build_static(group: &str, test: &str, sources: &[&str], flags: &[&str]) -
     for src in sources {
         cmd.arg(manifest_dir().join(src));
     }
-    cmd.arg(lib_dir().join("libothello.a"))
-        .args(STATIC_SYSTEM_LIBS);
+    let lib = lib_dir();
+    if fixed {
+        cmd.arg(lib.join("libothello.a")).args(STATIC_SYSTEM_LIBS);
+    } else {
+        cmd.arg("-L")
+            .arg(&lib)
+            .arg("-lothello")
+            .arg(format!("-Wl,-rpath,{}", lib.display()));
+    }
     run(
         &format!("compiling {} ({test})", sources.join(" ")),
         &mut cmd,
