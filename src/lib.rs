@@ -1,16 +1,24 @@
-//! othello: an embeddable Othello (Reversi) engine.
+//! othello: an embeddable Othello (Reversi) engine, on every board size from
+//! 4x4 to 16x16.
 //!
-//! The core is pure Rust: [`position`] holds the rules on bitboards, [`game`] a
-//! game with history, [`notation`] the text forms. [`ffi`] is the C ABI over it,
-//! the only module that touches raw pointers.
+//! The core is pure Rust and written once over a board
+//! [`Geometry`](board::Geometry), with the 8x8 board ([`board::S8`]) as its
+//! fast instance: [`board`] holds the bit sets, geometries and rules,
+//! [`game`] a game with history, [`notation`] the text forms, [`eval`] the
+//! evaluations, [`search`] the midgame search, the exact solver and the
+//! engine, [`classic`] the 1986 program's players, and [`any`] a game of any
+//! size behind one type. [`ffi`] is the C ABI over it, the only module that
+//! touches raw pointers.
 //!
 //! ```
+//! use othello::board::{Bits, S8};
 //! use othello::engine::{Engine, Limits};
-//! use othello::{Game, Square};
+//! use othello::notation::parse_square;
+//! use othello::Game;
 //! use std::sync::atomic::AtomicBool;
 //!
-//! let mut game = Game::new();
-//! let f5: Square = "f5".parse().unwrap();
+//! let mut game = Game::<S8>::new();
+//! let f5 = parse_square(8, "f5").unwrap();
 //! let flipped = game.play(f5).unwrap();
 //! assert_eq!(flipped.count(), 1);
 //!
@@ -18,33 +26,24 @@
 //! let result = Engine::new(1)
 //!     .search(game.position(), &Limits::level(4).unwrap(), &stop, &mut |_| {})
 //!     .unwrap();
-//! assert!(game.legal_moves().contains(result.best.unwrap()));
+//! assert!(game.legal_moves().has(result.best.unwrap()));
 //! ```
 
-pub mod bitboard;
+pub mod any;
+pub mod board;
 pub mod classic;
 pub mod color;
-pub mod datagen;
-pub mod endgame;
-pub mod engine;
 pub mod error;
 pub mod eval;
 pub mod ffi;
 pub mod game;
-pub mod hash;
 pub mod notation;
-pub mod pattern;
-pub mod perft;
-pub mod position;
 pub mod rng;
 pub mod search;
-pub mod sized;
-pub mod square;
-pub mod training;
 
-pub use bitboard::Bitboard;
+pub use search::engine;
+
+pub use board::Position;
 pub use color::Color;
 pub use error::Error;
 pub use game::{Game, Move};
-pub use position::Position;
-pub use square::Square;

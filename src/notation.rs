@@ -1,21 +1,64 @@
-//! Text forms: board strings (`X`/`O`/`-` for a1..h8, a space, the side to move)
-//! and transcripts (moves concatenated, `f5d6c3...`, passes implied).
+//! Text forms on any board size.
+//!
+//! - Square names: column letter `a`..`p` then row number `1`..`16`
+//!   (`a1`, `c10`, `p16`), the letter in either case on input.
+//! - Board strings: the `N * N` squares row by row from a1 (`X` black, `O`
+//!   white, `-` empty), a space, and `X` or `O` for the side to move. The
+//!   number of squares gives the size: 16, 36, 64, 100, 144, 196 or 256
+//!   squares are a 4x4 .. 16x16 board, nothing else is valid.
+//! - Transcripts: square names concatenated (`c2b2`, `j10a1`), passes implied;
+//!   every move starts with its letter, so names of two- and three-characters
+//!   mix without ambiguity.
 
-use crate::bitboard::Bitboard;
+use crate::board::{Bits, Geometry, Position};
+use crate::game::{Game, Move};
 use crate::color::Color;
 use crate::error::Error;
-use crate::game::{Game, Move};
-use crate::position::Position;
-use crate::square::Square;
 
-/// Length of a board string: 64 squares, a space, the side to move.
-pub const BOARD_STRING_LEN: usize = 66;
+/// The smallest and the largest board side.
+pub const MIN_SIZE: u32 = 4;
+pub const MAX_SIZE: u32 = 16;
 
-/// The 64 squares a1..h8 (`X` black, `O` white, `-` empty), a space, and `X` or
-/// `O` for the side to move.
-pub fn board_string(game: &Game) -> String {
-    let mut s = String::with_capacity(BOARD_STRING_LEN);
-    for sq in Square::all() {
+/// True for the supported sides: even, 4..=16.
+pub fn valid_size(n: i64) -> bool {
+    (MIN_SIZE as i64..=MAX_SIZE as i64).contains(&n) && n % 2 == 0
+}
+
+/// The name of square `sq` on the `n`x`n` board: `a1`, `c10`, `p16`.
+pub fn square_name(n: u32, sq: u32) -> String {
+    format!("{}{}", (b'a' + (sq % n) as u8) as char, sq / n + 1)
+}
+
+/// Parses a square name for the `n`x`n` board: a column letter (either case)
+/// and a row number without leading zero, both on the board.
+pub fn parse_square(n: u32, text: &str) -> Result<u32, Error> {
+    let bad = || {
+        Error::Parse(format!(
+            "{text:?} is not a square name of the {n}x{n} board (a1..{})",
+            square_name(n, n * n - 1)
+        ))
+    };
+    let bytes = text.as_bytes();
+    if !(2..=3).contains(&bytes.len()) || bytes[1] == b'0' {
+        return Err(bad());
+    }
+    let col = bytes[0].to_ascii_lowercase().wrapping_sub(b'a') as u32;
+    if col >= n || !bytes[1..].iter().all(u8::is_ascii_digit) {
+        return Err(bad());
+    }
+    let row = bytes[1..]
+        .iter()
+        .fold(0u32, |v, &d| v * 10 + (d - b'0') as u32);
+    if row == 0 || row > n {
+        return Err(bad());
+    }
+    Ok((row - 1) * n + col)
+}
+
+/// The board string of a game: `N * N` squares, a space, the side to move.
+pub fn board_string<G: Geometry>(game: &Game<G>) -> String {
+    let mut s = String::with_capacity(G::SQUARES as usize + 2);
+    for sq in 0..G::SQUARES {
         s.push(match game.at(sq) {
             Some(c) => c.letter(),
             None => '-',
@@ -35,24 +78,41 @@ fn disc_of(c: u8) -> Option<Option<Color>> {
     }
 }
 
-/// Parses a board string. Squares accept `X`/`x`/`*`/`B` for black, `O`/`o`/`W`
-/// for white, `-`/`.` for empty; the side to move follows after whitespace.
-/// Surrounding whitespace is ignored.
-pub fn parse_board(text: &str) -> Result<Game, Error> {
+/// The board side a board string is for: the square count of its first
+/// word (everything before the first whitespace, surrounding whitespace
+/// ignored), if that is one of 16, 36, .., 256.
+pub fn board_string_size(text: &str) -> Option<u32> {
+    let squares = text
+        .trim()
+        .split(|c: char| c.is_ascii_whitespace())
+        .next()?
+        .len();
+    (MIN_SIZE..=MAX_SIZE)
+        .step_by(2)
+        .find(|&n| (n * n) as usize == squares)
+}
+
+/// Parses a board string of the `G` size: `N * N` squares accepting
+/// `X`/`x`/`*`/`B` for black, `O`/`o`/`W` for white, `-`/`.` for empty, then
+/// whitespace and the side to move. Surrounding whitespace is ignored.
+pub fn parse_board<G: Geometry>(text: &str) -> Result<Game<G>, Error> {
     let text = text.trim();
     let bytes = text.as_bytes();
-    if bytes.len() < 65 {
+    let count = G::SQUARES as usize;
+    let n = G::N;
+    if bytes.len() < count + 1 {
         return Err(Error::Parse(format!(
-            "board string too short: {} characters, expected 64 squares, a space and X or O",
+            "board string too short: {} characters, expected {count} squares ({n}x{n}), \
+             a space and X or O",
             bytes.len()
         )));
     }
-    let mut black = 0u64;
-    let mut white = 0u64;
-    for (i, &c) in bytes[..64].iter().enumerate() {
+    let mut black = G::B::ZERO;
+    let mut white = G::B::ZERO;
+    for (i, &c) in bytes[..count].iter().enumerate() {
         match disc_of(c) {
-            Some(Some(Color::Black)) => black |= 1 << i,
-            Some(Some(Color::White)) => white |= 1 << i,
+            Some(Some(Color::Black)) => black |= G::B::bit(i as u32),
+            Some(Some(Color::White)) => white |= G::B::bit(i as u32),
             Some(None) => {}
             None => {
                 return Err(Error::Parse(format!(
@@ -63,74 +123,93 @@ pub fn parse_board(text: &str) -> Result<Game, Error> {
             }
         }
     }
-    let rest = &text[64..];
+    let rest = text.get(count..).ok_or_else(|| {
+        Error::Parse(format!(
+            "board string: expected whitespace after the {count} squares"
+        ))
+    })?;
     let side_text = rest.trim_start();
     if side_text.len() == rest.len() {
-        return Err(Error::Parse(
-            "board string: expected whitespace after the 64 squares".into(),
-        ));
+        return Err(Error::Parse(format!(
+            "board string: expected whitespace after the {count} squares"
+        )));
     }
     let side = match side_text.as_bytes() {
         [c] => match disc_of(*c) {
-            Some(Some(color)) => color,
-            _ => {
-                return Err(Error::Parse(format!(
-                    "board string: side to move {side_text:?} is not X or O"
-                )))
-            }
+            Some(Some(color)) => Some(color),
+            _ => None,
         },
-        _ => {
-            return Err(Error::Parse(format!(
-                "board string: side to move {side_text:?} is not X or O"
-            )))
-        }
-    };
+        _ => None,
+    }
+    .ok_or_else(|| {
+        Error::Parse(format!(
+            "board string: side to move {side_text:?} is not X or O"
+        ))
+    })?;
     let (player, opponent) = match side {
         Color::Black => (black, white),
         Color::White => (white, black),
     };
-    Ok(Game::from_position(
-        Position::new(Bitboard(player), Bitboard(opponent)),
-        side,
-    ))
+    Ok(Game::from_position(Position::new(player, opponent), side))
 }
 
-/// The moves played, as `f5d6c3...`; passes are left out.
-pub fn transcript(game: &Game) -> String {
-    let mut s = String::with_capacity(game.plies() * 2);
+/// The moves played, as `c2b2...`; passes are left out.
+pub fn transcript<G: Geometry>(game: &Game<G>) -> String {
+    let mut s = String::with_capacity(game.plies() * 3);
     for mv in game.moves() {
         if let Move::Play(sq) = mv {
-            s.push_str(&sq.to_string());
+            s.push_str(&square_name(G::N, sq));
         }
     }
     s
 }
 
-/// Plays a transcript from the standard start. Passes are implied: when the
-/// side to move has no move, it passes before the next move is read.
-/// Whitespace between moves is allowed.
-pub fn parse_transcript(text: &str) -> Result<Game, Error> {
-    let mut game = Game::new();
-    let compact: Vec<u8> = text.bytes().filter(|b| !b.is_ascii_whitespace()).collect();
-    if !compact.len().is_multiple_of(2) {
-        return Err(Error::Parse(format!(
-            "transcript has an odd number of characters ({})",
-            compact.len()
-        )));
+/// Splits a transcript into square names: each starts with a letter and
+/// runs up to the next letter or whitespace; whitespace may separate moves.
+fn split_moves(text: &str) -> Result<Vec<String>, Error> {
+    let mut names: Vec<String> = Vec::new();
+    // Whether the last name may still take digits: whitespace ends a name.
+    let mut open = false;
+    for c in text.chars() {
+        if c.is_ascii_whitespace() {
+            open = false;
+        } else if c.is_ascii_alphabetic() {
+            names.push(c.to_string());
+            open = true;
+        } else if let (true, Some(last)) = (c.is_ascii_digit() && open, names.last_mut()) {
+            last.push(c);
+        } else {
+            return Err(Error::Parse(format!(
+                "transcript: unexpected character {c:?} (moves are names like c4 or j10)"
+            )));
+        }
     }
-    for (i, pair) in compact.chunks(2).enumerate() {
-        let name = std::str::from_utf8(pair).unwrap_or("??");
-        let sq: Square = name.parse().map_err(|_| {
+    Ok(names)
+}
+
+/// Plays a transcript from the standard start of the `G` size. Passes are
+/// implied: when the side to move has no move, it passes before the next
+/// move is read. Whitespace between moves is allowed.
+pub fn parse_transcript<G: Geometry>(text: &str) -> Result<Game<G>, Error> {
+    let mut game = Game::<G>::new();
+    for (i, name) in split_moves(text)?.iter().enumerate() {
+        let sq = parse_square(G::N, name).map_err(|_| {
             Error::Parse(format!(
-                "transcript move {}: {name:?} is not a square",
-                i + 1
+                "transcript move {}: {name:?} is not a square of the {n}x{n} board",
+                i + 1,
+                n = G::N
             ))
         })?;
         if game.must_pass() {
             game.pass()?;
         }
-        game.play(sq)
-            .map_err(|e| Error::Parse(format!("transcript move {} ({sq}): {e}", i + 1)))?;
+        game.play(sq).map_err(|e| {
+            Error::Parse(format!(
+                "transcript move {} ({}): {e}",
+                i + 1,
+                square_name(G::N, sq)
+            ))
+        })?;
     }
     Ok(game)
 }
@@ -138,44 +217,82 @@ pub fn parse_transcript(text: &str) -> Result<Game, Error> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::{S10, S16, S4, S6};
 
     #[test]
-    fn start_string() {
-        let s = board_string(&Game::new());
-        assert_eq!(
-            s,
-            "---------------------------OX------XO--------------------------- X"
-        );
-        assert_eq!(parse_board(&s).unwrap().position(), Position::start());
-    }
-
-    #[test]
-    fn transcript_round_trip() {
-        let g = parse_transcript("f5d6c3d3c4").unwrap();
-        assert_eq!(transcript(&g), "f5d6c3d3c4");
-        assert_eq!(g.plies(), 5);
-        assert_eq!(parse_transcript("F5 D6").unwrap().plies(), 2);
-    }
-
-    #[test]
-    fn malformed_rejected() {
-        for bad in ["f5d", "f5zz", "f5f5", "a1", "f5d6c3d3c4c4"] {
-            assert!(
-                matches!(parse_transcript(bad), Err(Error::Parse(_))),
-                "{bad}"
-            );
+    fn names_round_trip_on_every_size() {
+        for n in (4..=16).step_by(2) {
+            for sq in 0..n * n {
+                let name = square_name(n, sq);
+                assert_eq!(parse_square(n, &name).unwrap(), sq);
+                assert_eq!(parse_square(n, &name.to_uppercase()).unwrap(), sq);
+            }
         }
-        let good = board_string(&Game::new());
-        for bad in [
-            "",
-            "X",
-            &good[..65],
-            &good.replace(' ', ""),
-            &good.replace('X', "Q"),
-            &format!("{} Y", &good[..64]),
-            &format!("{} XO", &good[..64]),
+        assert_eq!(square_name(16, 255), "p16");
+        assert_eq!(square_name(10, 90), "a10");
+        for (n, bad) in [
+            (6, "g1"),
+            (6, "a7"),
+            (6, "a0"),
+            (10, "a01"),
+            (10, "a11"),
+            (16, "q1"),
+            (16, "a17"),
+            (16, "a100"),
+            (8, "a"),
+            (8, ""),
+            (8, "1a"),
+            (8, "a1 "),
         ] {
-            assert!(matches!(parse_board(bad), Err(Error::Parse(_))), "{bad:?}");
+            assert!(parse_square(n, bad).is_err(), "{n} {bad:?}");
         }
+    }
+
+    #[test]
+    fn board_strings_round_trip() {
+        let g = Game::<S6>::new();
+        let s = board_string(&g);
+        assert_eq!(s, "--------------OX----XO-------------- X");
+        assert_eq!(board_string_size(&s), Some(6));
+        assert_eq!(parse_board::<S6>(&s).unwrap().position(), g.position());
+        let g16 = parse_transcript::<S16>("h7 g7").unwrap();
+        let s16 = board_string(&g16);
+        assert_eq!(s16.len(), 258);
+        assert_eq!(board_string_size(&format!("  {s16}\n")), Some(16));
+        let back = parse_board::<S16>(&s16).unwrap();
+        assert_eq!(back.position(), g16.position());
+        assert_eq!(back.side_to_move(), Color::Black);
+        for bad in ["", "X", &s[..37], &s.replace(' ', ""), &s.replace('X', "Q")] {
+            assert!(parse_board::<S6>(bad).is_err(), "{bad:?}");
+        }
+        assert_eq!(board_string_size(&s[..35]), None);
+    }
+
+    #[test]
+    fn transcripts_mix_name_lengths() {
+        // 10x10: e4 (row 4, column e) is one of black's four first moves.
+        let g = parse_transcript::<S10>(" E4\n").unwrap();
+        assert_eq!(transcript(&g), "e4");
+        let mut h = Game::<S10>::new();
+        for _ in 0..30 {
+            if h.is_game_over() {
+                break;
+            }
+            if h.must_pass() {
+                h.pass().unwrap();
+                continue;
+            }
+            let sq = h.legal_moves().highest();
+            h.play(sq).unwrap();
+        }
+        let t = transcript(&h);
+        assert!(t.contains("10"), "{t}");
+        let back = parse_transcript::<S10>(&t).unwrap();
+        assert_eq!(back.position(), h.position());
+        assert!(back.moves().eq(h.moves()));
+        for bad in ["f", "f4f", "f4 3", "z1", "f4f4", "a1", "f4-", "f40"] {
+            assert!(parse_transcript::<S10>(bad).is_err(), "{bad:?}");
+        }
+        assert_eq!(parse_transcript::<S4>("").unwrap().plies(), 0);
     }
 }

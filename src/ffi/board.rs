@@ -2,13 +2,10 @@
 
 use super::{
     boundary, boundary_status, othello_color, othello_color_arg, othello_status, read_str,
-    write_ints, write_str, Failure,
+    try_mut, try_ref, write_ints, write_str, Failure,
 };
-use crate::error::Error;
-use crate::game::{Game, Move};
+use crate::any::{self, AnyGame};
 use crate::notation;
-use crate::sized::{self, AnyGame};
-use crate::square::Square;
 use crate::Color;
 use othello_status::*;
 use std::ffi::{c_char, c_int};
@@ -24,7 +21,7 @@ use std::ffi::{c_char, c_int};
 /// `const othello_board *` may run on one board from several threads at once;
 /// a call taking `othello_board *` must not overlap any other call on it.
 pub struct othello_board {
-    pub(crate) game: BoardGame,
+    pub(crate) game: Box<dyn AnyGame>,
 }
 
 /// The smallest board side: othello_board_new_sized(OTHELLO_SIZE_MIN) is 4x4.
@@ -33,226 +30,28 @@ pub const OTHELLO_SIZE_MIN: c_int = 4;
 /// The largest board side (16x16, squares 0..255, names a1..p16).
 pub const OTHELLO_SIZE_MAX: c_int = 16;
 
-/// The game behind a handle: the dedicated 8x8 game, or a game of another
-/// size through the size-generic code.
-#[derive(Debug)]
-pub(crate) enum BoardGame {
-    Standard(Game),
-    Sized(Box<dyn AnyGame>),
-}
-
-impl Clone for BoardGame {
-    fn clone(&self) -> Self {
-        match self {
-            BoardGame::Standard(g) => BoardGame::Standard(g.clone()),
-            BoardGame::Sized(g) => BoardGame::Sized(g.clone_box()),
-        }
-    }
-}
-
-fn ints(squares: impl Iterator<Item = u32>) -> Vec<c_int> {
-    squares.map(|s| s as c_int).collect()
-}
-
-impl BoardGame {
-    /// Squares per side.
-    pub(crate) fn size(&self) -> u32 {
-        match self {
-            BoardGame::Standard(_) => 8,
-            BoardGame::Sized(g) => g.size(),
-        }
-    }
-
-    /// `square` as an index of this board, range-checked.
-    pub(crate) fn square(&self, square: c_int) -> Result<u32, Failure> {
-        match self {
-            BoardGame::Standard(_) => square_arg(square).map(|s| s.index() as u32),
-            BoardGame::Sized(g) => sized_square_arg(g.size(), square),
-        }
-    }
-
-    fn side_to_move(&self) -> Color {
-        match self {
-            BoardGame::Standard(g) => g.side_to_move(),
-            BoardGame::Sized(g) => g.side_to_move(),
-        }
-    }
-
-    /// The disc on a square of the board (checked by `square`).
-    fn at(&self, sq: u32) -> Option<Color> {
-        match self {
-            BoardGame::Standard(g) => g.at(Square::from_index_unchecked(sq as u8)),
-            BoardGame::Sized(g) => g.at(sq),
-        }
-    }
-
-    fn count(&self, c: Option<Color>) -> u32 {
-        match (self, c) {
-            (BoardGame::Standard(g), Some(color)) => g.discs(color).count(),
-            (BoardGame::Standard(g), None) => g.position().empties().count(),
-            (BoardGame::Sized(g), c) => g.count(c),
-        }
-    }
-
-    fn legal_moves(&self) -> Vec<c_int> {
-        match self {
-            BoardGame::Standard(g) => squares(g.legal_moves()),
-            BoardGame::Sized(g) => ints(g.legal_moves().into_iter()),
-        }
-    }
-
-    /// The number of legal moves of the side to move.
-    pub(crate) fn legal_count(&self) -> usize {
-        match self {
-            BoardGame::Standard(g) => g.legal_moves().count() as usize,
-            BoardGame::Sized(g) => g.legal_moves().len(),
-        }
-    }
-
-    fn mobility(&self, color: Color) -> u32 {
-        match self {
-            BoardGame::Standard(g) if color == g.side_to_move() => {
-                g.position().legal_moves().count()
-            }
-            BoardGame::Standard(g) => g.position().opponent_moves().count(),
-            BoardGame::Sized(g) => g.mobility(color),
-        }
-    }
-
-    fn is_legal(&self, sq: u32) -> bool {
-        match self {
-            BoardGame::Standard(g) => g
-                .legal_moves()
-                .contains(Square::from_index_unchecked(sq as u8)),
-            BoardGame::Sized(g) => g.legal_moves().contains(&sq),
-        }
-    }
-
-    /// The squares a move would flip, ascending.
-    fn preview(&self, sq: u32) -> Result<Vec<c_int>, Error> {
-        match self {
-            BoardGame::Standard(g) => g
-                .preview(Square::from_index_unchecked(sq as u8))
-                .map(squares),
-            BoardGame::Sized(g) => g.preview(sq).map(|f| ints(f.into_iter())),
-        }
-    }
-
-    fn play(&mut self, sq: u32) -> Result<(), Error> {
-        match self {
-            BoardGame::Standard(g) => g.play(Square::from_index_unchecked(sq as u8)).map(drop),
-            BoardGame::Sized(g) => g.play(sq).map(drop),
-        }
-    }
-
-    fn pass(&mut self) -> Result<(), Error> {
-        match self {
-            BoardGame::Standard(g) => g.pass(),
-            BoardGame::Sized(g) => g.pass(),
-        }
-    }
-
-    fn undo(&mut self) -> Result<(), Error> {
-        match self {
-            BoardGame::Standard(g) => g.undo().map(drop),
-            BoardGame::Sized(g) => g.undo(),
-        }
-    }
-
-    fn redo(&mut self) -> Result<(), Error> {
-        match self {
-            BoardGame::Standard(g) => g.redo().map(drop),
-            BoardGame::Sized(g) => g.redo(),
-        }
-    }
-
-    fn plies(&self) -> usize {
-        match self {
-            BoardGame::Standard(g) => g.plies(),
-            BoardGame::Sized(g) => g.plies(),
-        }
-    }
-
-    fn can_redo(&self) -> bool {
-        match self {
-            BoardGame::Standard(g) => g.can_redo(),
-            BoardGame::Sized(g) => g.can_redo(),
-        }
-    }
-
-    fn must_pass(&self) -> bool {
-        match self {
-            BoardGame::Standard(g) => g.must_pass(),
-            BoardGame::Sized(g) => g.must_pass(),
-        }
-    }
-
-    pub(crate) fn is_game_over(&self) -> bool {
-        match self {
-            BoardGame::Standard(g) => g.is_game_over(),
-            BoardGame::Sized(g) => g.is_game_over(),
-        }
-    }
-
-    /// The turns played: squares, and OTHELLO_PASS for passes.
-    fn history(&self) -> Vec<c_int> {
-        match self {
-            BoardGame::Standard(g) => g
-                .moves()
-                .map(|m| match m {
-                    Move::Play(sq) => sq.index() as c_int,
-                    Move::Pass => OTHELLO_PASS,
-                })
-                .collect(),
-            BoardGame::Sized(g) => g
-                .history()
-                .into_iter()
-                .map(|m| m.map_or(OTHELLO_PASS, |sq| sq as c_int))
-                .collect(),
-        }
-    }
-
-    fn board_string(&self) -> String {
-        match self {
-            BoardGame::Standard(g) => notation::board_string(g),
-            BoardGame::Sized(g) => g.board_string(),
-        }
-    }
-
-    fn transcript(&self) -> String {
-        match self {
-            BoardGame::Standard(g) => notation::transcript(g),
-            BoardGame::Sized(g) => g.transcript(),
-        }
-    }
-}
-
 /// The value of "pass" in move lists and search results.
 pub const OTHELLO_PASS: c_int = -1;
 
-pub(crate) unsafe fn board_ref<'a>(b: *const othello_board) -> Result<&'a BoardGame, Failure> {
-    b.as_ref()
-        .map(|b| &b.game)
-        .ok_or_else(|| Failure::null("board"))
+pub(crate) unsafe fn board_ref<'a>(b: *const othello_board) -> Result<&'a dyn AnyGame, Failure> {
+    Ok(&*try_ref(b, "board")?.game)
 }
 
-unsafe fn board_mut<'a>(b: *mut othello_board) -> Result<&'a mut BoardGame, Failure> {
-    b.as_mut()
-        .map(|b| &mut b.game)
-        .ok_or_else(|| Failure::null("board"))
+unsafe fn board_mut<'a>(b: *mut othello_board) -> Result<&'a mut dyn AnyGame, Failure> {
+    Ok(&mut *try_mut(b, "board")?.game)
 }
 
-pub(crate) fn square_arg(square: c_int) -> Result<Square, Failure> {
-    Square::new(square.into()).ok_or_else(|| {
-        Failure::new(
-            OTHELLO_STATUS_INVALID_SQUARE,
-            format!("square {square} is outside the board (0..63)"),
-        )
-    })
+fn into_board(game: Box<dyn AnyGame>) -> *mut othello_board {
+    Box::into_raw(Box::new(othello_board { game }))
 }
 
-/// A square of the `n`x`n` board (not the dedicated 8x8 one), range-checked.
-fn sized_square_arg(n: u32, square: c_int) -> Result<u32, Failure> {
+/// Squares as C integers.
+fn ints(squares: Vec<u32>) -> Vec<c_int> {
+    squares.into_iter().map(|s| s as c_int).collect()
+}
+
+/// A square of the `n`x`n` board, range-checked.
+fn square_arg(n: u32, square: c_int) -> Result<u32, Failure> {
     if (0..(n * n) as c_int).contains(&square) {
         Ok(square as u32)
     } else {
@@ -266,9 +65,14 @@ fn sized_square_arg(n: u32, square: c_int) -> Result<u32, Failure> {
     }
 }
 
+/// `square` as a square of the board of `game`, range-checked.
+fn square_of(game: &dyn AnyGame, square: c_int) -> Result<u32, Failure> {
+    square_arg(game.size(), square)
+}
+
 /// A board size from C, checked: the even numbers 4..16.
 fn size_arg(size: c_int) -> Result<u32, Failure> {
-    if sized::valid_size(size.into()) {
+    if notation::valid_size(size.into()) {
         Ok(size as u32)
     } else {
         Err(Failure::new(
@@ -293,23 +97,11 @@ fn color_arg(c: othello_color_arg) -> Result<Option<Color>, Failure> {
     }
 }
 
-fn squares(b: crate::Bitboard) -> Vec<c_int> {
-    b.map(|s| s.index() as c_int).collect()
-}
-
-fn into_handle(game: Game) -> *mut othello_board {
-    into_board(BoardGame::Standard(game))
-}
-
-fn into_board(game: BoardGame) -> *mut othello_board {
-    Box::into_raw(Box::new(othello_board { game }))
-}
-
 /// A new game at the standard start (white d4 e5, black d5 e4), black to move.
 /// Never NULL except when memory runs out. Free it with othello_board_free().
 #[no_mangle]
 pub extern "C" fn othello_board_new() -> *mut othello_board {
-    boundary(std::ptr::null_mut(), || Ok(into_handle(Game::new())))
+    boundary(std::ptr::null_mut(), || Ok(into_board(any::new_game(8)?)))
 }
 
 /// A new game at the standard start of the `size`x`size` board (the four
@@ -322,11 +114,7 @@ pub extern "C" fn othello_board_new() -> *mut othello_board {
 pub extern "C" fn othello_board_new_sized(size: c_int) -> *mut othello_board {
     boundary(std::ptr::null_mut(), || {
         let n = size_arg(size)?;
-        Ok(if n == 8 {
-            into_handle(Game::new())
-        } else {
-            into_board(BoardGame::Sized(sized::new_game(n.into())?))
-        })
+        Ok(into_board(any::new_game(n.into())?))
     })
 }
 
@@ -341,7 +129,7 @@ pub unsafe extern "C" fn othello_board_size(b: *const othello_board) -> c_int {
 #[no_mangle]
 pub unsafe extern "C" fn othello_board_clone(b: *const othello_board) -> *mut othello_board {
     boundary(std::ptr::null_mut(), || {
-        Ok(into_board(board_ref(b)?.clone()))
+        Ok(into_board(board_ref(b)?.clone_box()))
     })
 }
 
@@ -374,7 +162,7 @@ pub unsafe extern "C" fn othello_board_get(
 ) -> othello_color {
     boundary(othello_color::OTHELLO_COLOR_EMPTY, || {
         let game = board_ref(b)?;
-        Ok(game.at(game.square(square)?).into())
+        Ok(game.at(square_of(game, square)?).into())
     })
 }
 
@@ -402,7 +190,7 @@ pub unsafe extern "C" fn othello_board_legal_moves(
     cap: usize,
 ) -> usize {
     boundary(0, || {
-        let list = board_ref(b)?.legal_moves();
+        let list = ints(board_ref(b)?.legal_moves());
         if moves.is_null() && cap > 0 {
             return Err(Failure::null("moves (with cap > 0)"));
         }
@@ -440,7 +228,7 @@ pub unsafe extern "C" fn othello_board_mobility(
 pub unsafe extern "C" fn othello_board_is_legal(b: *const othello_board, square: c_int) -> bool {
     boundary(false, || {
         let game = board_ref(b)?;
-        Ok(game.is_legal(game.square(square)?))
+        Ok(game.legal_moves().contains(&square_of(game, square)?))
     })
 }
 
@@ -469,7 +257,7 @@ pub unsafe extern "C" fn othello_board_flips(
 ) -> othello_status {
     boundary_status(|| {
         let game = board_ref(b)?;
-        let flipped = game.preview(game.square(square)?)?;
+        let flipped = ints(game.preview(square_of(game, square)?)?);
         flips_out(&flipped, flips, cap, n_flips)
     })
 }
@@ -488,8 +276,8 @@ pub unsafe extern "C" fn othello_board_play(
 ) -> othello_status {
     boundary_status(|| {
         let game = board_mut(b)?;
-        let sq = game.square(square)?;
-        let flipped = game.preview(sq)?;
+        let sq = square_of(game, square)?;
+        let flipped = ints(game.preview(sq)?);
         flips_out(&flipped, flips, cap, n_flips)?;
         game.play(sq)?;
         Ok(())
@@ -563,7 +351,11 @@ pub unsafe extern "C" fn othello_board_history(
     n: *mut usize,
 ) -> othello_status {
     boundary_status(|| {
-        let list = board_ref(b)?.history();
+        let list: Vec<c_int> = board_ref(b)?
+            .history()
+            .into_iter()
+            .map(|turn| turn.map_or(OTHELLO_PASS, |sq| sq as c_int))
+            .collect();
         write_ints(&list, turns, cap, n, "turns")
     })
 }
@@ -581,8 +373,7 @@ pub unsafe extern "C" fn othello_square_parse(
         if square.is_null() {
             return Err(Failure::null("square"));
         }
-        let sq: Square = text.parse()?;
-        *square = sq.index() as c_int;
+        *square = notation::parse_square(8, text)? as c_int;
         Ok(())
     })
 }
@@ -598,7 +389,7 @@ pub unsafe extern "C" fn othello_square_name(
     len: usize,
 ) -> othello_status {
     boundary_status(|| {
-        let name = square_arg(square)?.to_string();
+        let name = notation::square_name(8, square_arg(8, square)?);
         write_str(&name, buf, len, std::ptr::null_mut())
     })
 }
@@ -633,15 +424,7 @@ pub unsafe extern "C" fn othello_board_to_string(
 pub unsafe extern "C" fn othello_board_from_string(text: *const c_char) -> *mut othello_board {
     boundary(std::ptr::null_mut(), || {
         let text = read_str(text, "text")?;
-        match sized::notation::board_string_size(text) {
-            Some(n) if n != 8 => Ok(into_board(BoardGame::Sized(sized::parse_board(text)?))),
-            Some(_) => Ok(into_handle(notation::parse_board(text)?)),
-            None => Err(Failure::new(
-                OTHELLO_STATUS_PARSE_ERROR,
-                "board string: expected 16, 36, 64, 100, 144, 196 or 256 squares \
-                 (4x4 .. 16x16), a space and X or O",
-            )),
-        }
+        Ok(into_board(any::parse_board(text)?))
     })
 }
 
@@ -673,7 +456,7 @@ pub unsafe extern "C" fn othello_board_transcript(
 pub unsafe extern "C" fn othello_board_from_transcript(text: *const c_char) -> *mut othello_board {
     boundary(std::ptr::null_mut(), || {
         let text = read_str(text, "text")?;
-        Ok(into_handle(notation::parse_transcript(text)?))
+        Ok(into_board(any::parse_transcript(8, text)?))
     })
 }
 
@@ -692,11 +475,7 @@ pub unsafe extern "C" fn othello_board_from_transcript_sized(
     boundary(std::ptr::null_mut(), || {
         let n = size_arg(size)?;
         let text = read_str(text, "text")?;
-        Ok(if n == 8 {
-            into_handle(notation::parse_transcript(text)?)
-        } else {
-            into_board(BoardGame::Sized(sized::parse_transcript(n.into(), text)?))
-        })
+        Ok(into_board(any::parse_transcript(n.into(), text)?))
     })
 }
 
@@ -717,7 +496,7 @@ pub unsafe extern "C" fn othello_square_parse_sized(
         if square.is_null() {
             return Err(Failure::null("square"));
         }
-        let sq = sized::notation::parse_square(n, text)?;
+        let sq = notation::parse_square(n, text)?;
         *square = sq as c_int;
         Ok(())
     })
@@ -736,9 +515,9 @@ pub unsafe extern "C" fn othello_square_name_sized(
 ) -> othello_status {
     boundary_status(|| {
         let n = size_arg(size)?;
-        let sq = sized_square_arg(n, square)?;
+        let sq = square_arg(n, square)?;
         write_str(
-            &sized::notation::square_name(n, sq),
+            &notation::square_name(n, sq),
             buf,
             len,
             std::ptr::null_mut(),

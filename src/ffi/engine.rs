@@ -1,11 +1,9 @@
 //! C functions over the search engine `othello_engine`.
 
-use super::board::{board_ref, othello_board, BoardGame, OTHELLO_PASS};
-use super::{boundary, boundary_status, othello_status, Failure};
+use super::board::{board_ref, othello_board, OTHELLO_PASS};
+use super::{boundary, boundary_status, othello_status, try_ref, Failure};
 use crate::engine::{Engine, Limits, Progress, SearchResult, Strategy, MAX_LEVEL};
 use crate::eval::SCALE;
-use crate::sized::engine::{SizedEngine, SizedProgress, SizedResult};
-use crate::square::Square;
 use othello_status::*;
 use std::cell::UnsafeCell;
 use std::ffi::{c_int, c_void};
@@ -149,10 +147,6 @@ pub struct othello_engine {
     stop: AtomicBool,
     busy: AtomicBool,
     engine: UnsafeCell<Engine>,
-    /// The engine of the boards other than 8x8, made at their first search
-    /// with a table of `hash_mb` MiB.
-    sized: UnsafeCell<Option<SizedEngine>>,
-    hash_mb: usize,
 }
 
 // SAFETY: the engine behind the UnsafeCell is only reached while `busy` is held.
@@ -180,21 +174,6 @@ impl<'a> Claim<'a> {
         // SAFETY: the busy flag gives this call exclusive access.
         unsafe { &mut *self.0.engine.get() }
     }
-
-    /// The engine for boards other than 8x8, made on first use (an
-    /// OUT_OF_MEMORY failure if its table cannot be allocated).
-    #[allow(clippy::mut_from_ref)]
-    pub(super) fn sized_engine(&self) -> Result<&mut SizedEngine, Failure> {
-        // SAFETY: the busy flag gives this call exclusive access.
-        let slot = unsafe { &mut *self.0.sized.get() };
-        if slot.is_none() {
-            *slot = Some(
-                SizedEngine::try_new(self.0.hash_mb)
-                    .ok_or_else(|| out_of_memory(self.0.hash_mb))?,
-            );
-        }
-        Ok(slot.as_mut().expect("filled above"))
-    }
 }
 
 impl Drop for Claim<'_> {
@@ -211,7 +190,7 @@ impl Drop for Claim<'_> {
 pub(super) unsafe fn engine_ref<'a>(
     e: *const othello_engine,
 ) -> Result<&'a othello_engine, Failure> {
-    e.as_ref().ok_or_else(|| Failure::null("engine"))
+    try_ref(e, "engine")
 }
 
 fn out_of_memory(hash_mb: usize) -> Failure {
@@ -233,10 +212,10 @@ fn discs(centi: i32) -> c_int {
 
 /// A new engine with a transposition table of `hash_mb` MiB (0 = the default,
 /// 64 MiB). NULL if `hash_mb` is above 65536 or memory runs out. An engine
-/// searches boards of every size; the first search of a board other than
-/// 8x8 adds a second table of the same size for them (the evaluation chosen
+/// searches boards of every size with its one table, which it clears when
+/// the board size changes from one search to the next (the evaluation chosen
 /// with othello_engine_set_evaluation() is the 8x8 one: other sizes always
-/// use the size-generic evaluation).
+/// use evaluation v1).
 #[no_mangle]
 pub extern "C" fn othello_engine_new(hash_mb: usize) -> *mut othello_engine {
     boundary(std::ptr::null_mut(), || {
@@ -251,8 +230,6 @@ pub extern "C" fn othello_engine_new(hash_mb: usize) -> *mut othello_engine {
             stop: AtomicBool::new(false),
             busy: AtomicBool::new(false),
             engine: UnsafeCell::new(engine),
-            sized: UnsafeCell::new(None),
-            hash_mb,
         })))
     })
 }
@@ -275,10 +252,6 @@ pub unsafe extern "C" fn othello_engine_clear(e: *mut othello_engine) {
     boundary((), || {
         let claim = Claim::take(engine_ref(e)?)?;
         claim.engine().clear();
-        // SAFETY: the claim gives this call exclusive access.
-        if let Some(sized) = unsafe { &mut *claim.0.sized.get() } {
-            sized.clear();
-        }
         Ok(())
     })
 }
@@ -464,29 +437,8 @@ fn convert_limits(l: &othello_search_limits) -> Result<Limits, Failure> {
     Ok(limits)
 }
 
-fn square_int(sq: Option<Square>) -> c_int {
-    sq.map_or(OTHELLO_PASS, |s| s.index() as c_int)
-}
-
-/// `fill_result` for a search on another board size.
-fn fill_sized_result(r: &SizedResult, out: &mut othello_search_result) {
-    out.r#move = r.best.map_or(OTHELLO_PASS, |s| s as c_int);
-    out.score = discs(r.score);
-    out.exact = r.exact;
-    out.wld = r.wld;
-    out.depth = r.depth as c_int;
-    out.nodes = r.nodes;
-    out.elapsed_ms = r.elapsed.as_millis() as u64;
-    out.stopped = r.stopped;
-    out.pv = [0; OTHELLO_PV_MAX];
-    out.pv_len = r.pv.len().min(OTHELLO_PV_MAX);
-    for (slot, &sq) in out.pv.iter_mut().zip(&r.pv) {
-        *slot = sq as c_int;
-    }
-    if out.pv_len == 0 && r.best.is_none() {
-        out.pv[0] = OTHELLO_PASS;
-        out.pv_len = 1;
-    }
+fn square_int(sq: Option<u32>) -> c_int {
+    sq.map_or(OTHELLO_PASS, |s| s as c_int)
 }
 
 fn fill_result(r: &SearchResult, out: &mut othello_search_result) {
@@ -500,8 +452,8 @@ fn fill_result(r: &SearchResult, out: &mut othello_search_result) {
     out.stopped = r.stopped;
     out.pv = [0; OTHELLO_PV_MAX];
     out.pv_len = r.pv.len().min(OTHELLO_PV_MAX);
-    for (slot, sq) in out.pv.iter_mut().zip(&r.pv) {
-        *slot = sq.index() as c_int;
+    for (slot, &sq) in out.pv.iter_mut().zip(&r.pv) {
+        *slot = sq as c_int;
     }
     if out.pv_len == 0 && r.best.is_none() {
         out.pv[0] = OTHELLO_PASS;
@@ -530,7 +482,7 @@ pub unsafe extern "C" fn othello_engine_search(
         let claim = Claim::take(engine)?;
         let mut report = |p: &Progress| {
             if let Some(cb) = raw.progress {
-                let pv: Vec<c_int> = p.pv.iter().map(|s| s.index() as c_int).collect();
+                let pv: Vec<c_int> = p.pv.iter().map(|&s| s as c_int).collect();
                 let info = othello_search_progress {
                     depth: p.depth as c_int,
                     score: discs(p.score),
@@ -545,34 +497,7 @@ pub unsafe extern "C" fn othello_engine_search(
                 unsafe { cb(&info, raw.userdata) };
             }
         };
-        let game = match game {
-            BoardGame::Standard(g) => g,
-            BoardGame::Sized(g) => {
-                let mut report = |p: &SizedProgress| {
-                    if let Some(cb) = raw.progress {
-                        let pv: Vec<c_int> = p.pv.iter().map(|&s| s as c_int).collect();
-                        let info = othello_search_progress {
-                            depth: p.depth as c_int,
-                            score: discs(p.score),
-                            exact: p.exact,
-                            best_move: p.best.map_or(OTHELLO_PASS, |s| s as c_int),
-                            pv: pv.as_ptr(),
-                            pv_len: pv.len(),
-                            nodes: p.nodes,
-                            elapsed_ms: p.elapsed.as_millis() as u64,
-                        };
-                        // SAFETY: the caller provides a valid callback.
-                        unsafe { cb(&info, raw.userdata) };
-                    }
-                };
-                let r = g.search(claim.sized_engine()?, &limits, &engine.stop, &mut report)?;
-                fill_sized_result(&r, out);
-                return Ok(());
-            }
-        };
-        let result = claim
-            .engine()
-            .search(game.position(), &limits, &engine.stop, &mut report)?;
+        let result = game.search(claim.engine(), &limits, &engine.stop, &mut report)?;
         fill_result(&result, out);
         Ok(())
     })
@@ -602,7 +527,7 @@ pub unsafe extern "C" fn othello_engine_analyze(
         if game.is_game_over() {
             return Err(crate::Error::GameOver.into());
         }
-        let count = game.legal_count();
+        let count = game.legal_moves().len();
         if out.is_null() && cap > 0 {
             return Err(Failure::null("out (with cap > 0)"));
         }
@@ -622,29 +547,10 @@ pub unsafe extern "C" fn othello_engine_analyze(
             return Ok(());
         }
         let claim = Claim::take(engine)?;
-        let game = match game {
-            BoardGame::Standard(g) => g,
-            BoardGame::Sized(g) => {
-                let scores = g.analyze(claim.sized_engine()?, &limits, &engine.stop)?;
-                for (i, s) in scores.iter().enumerate() {
-                    *out.add(i) = othello_move_score {
-                        r#move: s.square as c_int,
-                        score: discs(s.score),
-                        exact: s.exact,
-                    };
-                }
-                if !n.is_null() {
-                    *n = scores.len();
-                }
-                return Ok(());
-            }
-        };
-        let scores = claim
-            .engine()
-            .analyze(game.position(), &limits, &engine.stop)?;
+        let scores = game.analyze(claim.engine(), &limits, &engine.stop)?;
         for (i, s) in scores.iter().enumerate() {
             *out.add(i) = othello_move_score {
-                r#move: s.square.index() as c_int,
+                r#move: s.square as c_int,
                 score: discs(s.score),
                 exact: s.exact,
             };
@@ -678,17 +584,8 @@ pub unsafe extern "C" fn othello_board_best_move(
         }
         let limits = Limits::level(level as u32).map_err(Failure::from)?;
         let stop = AtomicBool::new(false);
-        *r#move = match game {
-            BoardGame::Standard(g) => square_int(
-                Engine::new(16)
-                    .search(g.position(), &limits, &stop, &mut |_| {})?
-                    .best,
-            ),
-            BoardGame::Sized(g) => g
-                .search(&mut SizedEngine::new(16), &limits, &stop, &mut |_| {})?
-                .best
-                .map_or(OTHELLO_PASS, |s| s as c_int),
-        };
+        let mut engine = Engine::try_new(16).ok_or_else(|| out_of_memory(16))?;
+        *r#move = square_int(game.search(&mut engine, &limits, &stop, &mut |_| {})?.best);
         Ok(())
     })
 }

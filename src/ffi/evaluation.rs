@@ -3,7 +3,8 @@
 
 use super::engine::{engine_ref, othello_engine, Claim};
 use super::{boundary, boundary_status, othello_status, Failure};
-use crate::pattern::{Evaluator, PatternWeights};
+use crate::eval::pattern::PatternWeights;
+use crate::eval::Evaluator;
 use othello_status::*;
 use std::ffi::{c_char, CStr};
 use std::sync::Arc;

@@ -182,6 +182,17 @@ pub(crate) fn boundary_status(body: impl FnOnce() -> Result<(), Failure>) -> oth
     }
 }
 
+/// The object behind a `const` handle pointer, or NULL_ARGUMENT naming it:
+/// the one way every exported function reads its handles.
+pub(crate) unsafe fn try_ref<'a, T>(p: *const T, what: &str) -> Result<&'a T, Failure> {
+    p.as_ref().ok_or_else(|| Failure::null(what))
+}
+
+/// As [`try_ref`], for a mutable handle.
+pub(crate) unsafe fn try_mut<'a, T>(p: *mut T, what: &str) -> Result<&'a mut T, Failure> {
+    p.as_mut().ok_or_else(|| Failure::null(what))
+}
+
 /// Reads a NUL-terminated C string as UTF-8.
 pub(crate) unsafe fn read_str<'a>(text: *const c_char, what: &str) -> Result<&'a str, Failure> {
     if text.is_null() {
@@ -254,29 +265,38 @@ pub(crate) unsafe fn write_ints(
     Ok(())
 }
 
+/// Every status with its description: the one table behind
+/// othello_status_message() (the test checks that it lists every code).
+const STATUS_TEXT: [(othello_status, &std::ffi::CStr); 15] = [
+    (OTHELLO_STATUS_OK, c"ok"),
+    (
+        OTHELLO_STATUS_NULL_ARGUMENT,
+        c"a required pointer argument was NULL",
+    ),
+    (OTHELLO_STATUS_INVALID_SQUARE, c"square out of range"),
+    (OTHELLO_STATUS_ILLEGAL_MOVE, c"illegal move"),
+    (OTHELLO_STATUS_CANNOT_PASS, c"cannot pass: a legal move exists"),
+    (OTHELLO_STATUS_GAME_OVER, c"the game is over"),
+    (OTHELLO_STATUS_NOTHING_TO_UNDO, c"nothing to undo"),
+    (OTHELLO_STATUS_NOTHING_TO_REDO, c"nothing to redo"),
+    (OTHELLO_STATUS_BUFFER_TOO_SMALL, c"buffer too small"),
+    (OTHELLO_STATUS_PARSE_ERROR, c"malformed text"),
+    (OTHELLO_STATUS_INVALID_ARGUMENT, c"invalid argument"),
+    (OTHELLO_STATUS_BUSY, c"handle busy"),
+    (OTHELLO_STATUS_PANIC, c"internal error"),
+    (OTHELLO_STATUS_STOPPED, c"stopped before finishing"),
+    (OTHELLO_STATUS_OUT_OF_MEMORY, c"out of memory"),
+];
+
 /// The description of a status code: a static, NUL-terminated English string,
 /// never NULL (unknown codes get a generic text).
 #[no_mangle]
 pub extern "C" fn othello_status_message(status: othello_status_arg) -> *const c_char {
-    let s: &'static [u8] = match status {
-        0 => b"ok\0",
-        1 => b"a required pointer argument was NULL\0",
-        2 => b"square out of range\0",
-        3 => b"illegal move\0",
-        4 => b"cannot pass: a legal move exists\0",
-        5 => b"the game is over\0",
-        6 => b"nothing to undo\0",
-        7 => b"nothing to redo\0",
-        8 => b"buffer too small\0",
-        9 => b"malformed text\0",
-        10 => b"invalid argument\0",
-        11 => b"handle busy\0",
-        12 => b"internal error\0",
-        13 => b"stopped before finishing\0",
-        14 => b"out of memory\0",
-        _ => b"unknown status code\0",
-    };
-    s.as_ptr() as *const c_char
+    STATUS_TEXT
+        .iter()
+        .find(|(code, _)| *code as i32 == status)
+        .map_or(c"unknown status code", |(_, text)| text)
+        .as_ptr()
 }
 
 /// Copies the detail message of the last failed call on this thread into
@@ -317,4 +337,23 @@ pub extern "C" fn othello_last_status() -> othello_status {
 #[no_mangle]
 pub extern "C" fn othello_version() -> *const c_char {
     concat!(env!("CARGO_PKG_VERSION"), "\0").as_ptr() as *const c_char
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn status_table_lists_every_code_in_order() {
+        for (i, (code, _)) in STATUS_TEXT.iter().enumerate() {
+            assert_eq!(*code as usize, i);
+        }
+        assert_eq!(
+            STATUS_TEXT.last().map(|(c, _)| *c),
+            Some(OTHELLO_STATUS_OUT_OF_MEMORY)
+        );
+        let text = |s: i32| unsafe { CStr::from_ptr(othello_status_message(s)) };
+        assert_eq!(text(3).to_str(), Ok("illegal move"));
+        assert_eq!(text(99).to_str(), Ok("unknown status code"));
+    }
 }

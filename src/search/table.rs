@@ -1,28 +1,45 @@
-//! The transposition table of the sized search: the same design as
-//! [`crate::hash`] (two-entry buckets, depth-preferred replacement, ages),
-//! keyed by a 128-bit signature of the position so that one table type
-//! serves every size. Boards up to 8x8 use the position itself as the
-//! signature (exact); wider boards a 128-bit hash of it.
+//! The transposition table: bounds on the value of positions already
+//! searched, with the best move found, shared by the midgame search and the
+//! exact solver. Fixed size chosen by the user; two-entry buckets with
+//! depth-preferred replacement, and an age so entries of earlier searches in
+//! the same game give way first. Keyed by a 128-bit signature: boards up to
+//! 8x8 use the position itself (exact), wider boards a 128-bit hash of it.
+//! An entry takes 24 bytes.
 
-use super::bits::Bits;
-use super::geometry::Geometry;
-use super::position::Pos;
+use crate::board::{Bits, Geometry, Position};
 
 /// Marks a move slot as empty.
 pub const NO_MOVE: u16 = u16::MAX;
+
+/// The signature of a position (see [`key`]).
+pub type Key = [u64; 2];
 
 /// One stored result. Scores are in the unit of the search that stored them:
 /// centi-discs for midgame entries, discs for exact (`solved`) entries.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Entry {
-    pub key: u128,
+    pub key: Key,
     pub lower: i16,
     pub upper: i16,
     pub best: u16,
-    /// Search depth for midgame entries, empties for solved ones.
+    /// Search depth for midgame entries, empties for solved ones; 0 for an
+    /// empty slot.
     pub depth: u8,
-    pub solved: bool,
-    age: u8,
+    /// Bit 0: solved (exact solver bounds); bits 1..8: the search's age.
+    flags: u8,
+}
+
+impl Entry {
+    /// True for the exact solver's bounds (in discs).
+    #[inline]
+    pub fn solved(&self) -> bool {
+        self.flags & 1 != 0
+    }
+
+    #[inline]
+    fn age(&self) -> u8 {
+        self.flags >> 1
+    }
 }
 
 #[inline(always)]
@@ -36,11 +53,17 @@ fn fmix(mut x: u64) -> u64 {
 
 /// The signature of a position: the discs themselves when both fit in 64
 /// bits, else two independent 64-bit hashes of every word.
-#[inline]
-pub fn key<G: Geometry>(pos: Pos<G>) -> u128 {
-    let (p, o) = (pos.player.words(), pos.opponent.words());
+#[inline(always)]
+pub fn key<G: Geometry>(pos: Position<G>) -> Key {
+    key_of::<G>(pos.player, pos.opponent)
+}
+
+/// [`key`] of the discs `p` (to move) and `o`.
+#[inline(always)]
+pub fn key_of<G: Geometry>(p: G::B, o: G::B) -> Key {
+    let (p, o) = (p.words(), o.words());
     if G::B::WIDTH == 64 {
-        return p[0] as u128 | (o[0] as u128) << 64;
+        return [p[0], o[0]];
     }
     let mut a: u64 = 0x243f_6a88_85a3_08d3 ^ G::N as u64;
     let mut b: u64 = 0x1319_8a2e_0370_7344;
@@ -48,35 +71,48 @@ pub fn key<G: Geometry>(pos: Pos<G>) -> u128 {
         a = fmix(a ^ w).wrapping_add(0x9e37_79b9_7f4a_7c15);
         b = fmix(b.rotate_left(29) ^ w ^ 0xa409_3822_299f_31d0);
     }
-    a as u128 | (b as u128) << 64
+    [a, b]
 }
 
-#[inline]
-fn slot(key: u128) -> u64 {
-    let x = (key as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)
-        ^ ((key >> 64) as u64)
-            .rotate_left(23)
-            .wrapping_mul(0xc2b2_ae3d_27d4_eb4f);
+#[inline(always)]
+fn slot(key: Key) -> u64 {
+    let x = key[0].wrapping_mul(0x9e37_79b9_7f4a_7c15)
+        ^ key[1].rotate_left(23).wrapping_mul(0xc2b2_ae3d_27d4_eb4f);
     x ^ (x >> 29)
 }
 
-pub struct SizedTable {
+/// The entries of a table of at most `megabytes` MiB: a power of two of them
+/// (at least one two-entry bucket), all empty; `None` when the memory cannot
+/// be had.
+fn buckets(megabytes: usize) -> Option<Vec<Entry>> {
+    let wanted = megabytes.saturating_mul(1 << 20) / std::mem::size_of::<Entry>();
+    let mut n = 2usize;
+    while n * 2 <= wanted {
+        n *= 2;
+    }
+    let mut entries = Vec::new();
+    entries.try_reserve_exact(n).ok()?;
+    entries.resize(n, Entry::default());
+    Some(entries)
+}
+
+pub struct Table {
     entries: Vec<Entry>,
     mask: usize,
     age: u8,
 }
 
-impl SizedTable {
+impl Table {
     /// A table using at most `megabytes` MiB (at least one bucket).
-    /// Panics when memory runs out, as `Vec` does; see [`SizedTable::try_new`].
-    pub fn new(megabytes: usize) -> SizedTable {
-        SizedTable::try_new(megabytes).expect("out of memory for the transposition table")
+    /// Panics when memory runs out, as `Vec` does; see [`Table::try_new`].
+    pub fn new(megabytes: usize) -> Table {
+        Table::try_new(megabytes).expect("out of memory for the transposition table")
     }
 
-    /// As [`SizedTable::new`], but `None` when the memory cannot be had.
-    pub fn try_new(megabytes: usize) -> Option<SizedTable> {
-        let entries = crate::hash::buckets::<Entry>(megabytes)?;
-        Some(SizedTable {
+    /// As [`Table::new`], but `None` when the memory cannot be had.
+    pub fn try_new(megabytes: usize) -> Option<Table> {
+        let entries = buckets(megabytes)?;
+        Some(Table {
             mask: entries.len() - 2,
             entries,
             age: 0,
@@ -91,11 +127,20 @@ impl SizedTable {
 
     /// Starts a new search: older entries become the first to be replaced.
     pub fn new_search(&mut self) {
-        self.age = self.age.wrapping_add(1);
+        self.age = (self.age + 1) & 0x7f;
+    }
+
+    /// The number of entries.
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
     }
 
     #[inline]
-    pub fn probe(&self, key: u128) -> Option<&Entry> {
+    pub fn probe(&self, key: Key) -> Option<&Entry> {
         let i = slot(key) as usize & self.mask;
         self.entries[i..i + 2]
             .iter()
@@ -112,7 +157,7 @@ impl SizedTable {
     #[inline]
     pub fn store(
         &mut self,
-        key: u128,
+        key: Key,
         depth: u8,
         solved: bool,
         lower: i32,
@@ -128,8 +173,8 @@ impl SizedTable {
             Some(s) => s,
             None => {
                 let value = |e: &Entry| {
-                    let stale = e.age != age;
-                    (!stale, e.depth as u32 + if e.solved { 256 } else { 0 })
+                    let stale = e.age() != age;
+                    (!stale, e.depth as u32 + if e.solved() { 256 } else { 0 })
                 };
                 if value(&bucket[0]) <= value(&bucket[1]) {
                     0
@@ -140,23 +185,23 @@ impl SizedTable {
         };
         let e = &mut bucket[slot];
         let clamp = |v: i32| v.clamp(i16::MIN as i32, i16::MAX as i32) as i16;
-        if same.is_some() && e.solved == solved && e.depth == depth {
+        if same.is_some() && e.solved() == solved && e.depth == depth {
             e.lower = e.lower.max(clamp(lower));
             e.upper = e.upper.min(clamp(upper));
             if best != NO_MOVE && (proven || e.best == NO_MOVE) {
                 e.best = best;
             }
-            e.age = age;
+            e.flags = age << 1 | (e.flags & 1);
             return;
         }
-        if same.is_some() && (e.solved && !solved || e.depth > depth && e.solved == solved) {
+        if same.is_some() && (e.solved() && !solved || e.depth > depth && e.solved() == solved) {
             // Keep the more valuable result, with the newer best move only if
             // it comes from the same kind of search: a solved entry's move
             // is one that reaches its exact score.
-            if best != NO_MOVE && e.solved == solved && (proven || e.best == NO_MOVE) {
+            if best != NO_MOVE && e.solved() == solved && (proven || e.best == NO_MOVE) {
                 e.best = best;
             }
-            e.age = age;
+            e.flags = age << 1 | (e.flags & 1);
             return;
         }
         *e = Entry {
@@ -165,8 +210,7 @@ impl SizedTable {
             upper: clamp(upper),
             best,
             depth: depth.max(1),
-            solved,
-            age,
+            flags: age << 1 | solved as u8,
         };
     }
 }
@@ -174,12 +218,12 @@ impl SizedTable {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sized::geometry::{S10, S16, S6};
+    use crate::board::{S10, S16, S6};
 
     #[test]
     fn stores_and_finds() {
-        let mut t = SizedTable::new(1);
-        let k = key(Pos::<S6>::start());
+        let mut t = Table::new(1);
+        let k = key(Position::<S6>::start());
         assert!(t.probe(k).is_none());
         t.store(k, 5, false, -10, 20, 19, true);
         let e = t.probe(k).unwrap();
@@ -190,11 +234,11 @@ mod tests {
         // A fail-low's move does not replace a proven one.
         t.store(k, 60, true, -36, 4, 12, false);
         assert_eq!(t.probe(k).unwrap().best, 37);
-        assert!(t.probe(k).unwrap().solved);
-        let k16 = key(Pos::<S16>::start());
-        let k10 = key(Pos::<S10>::start());
+        assert!(t.probe(k).unwrap().solved());
+        let k16 = key(Position::<S16>::start());
+        let k10 = key(Position::<S10>::start());
         assert_ne!(k16, k10);
-        assert_ne!(key(Pos::<S16>::start().pass()), k16);
+        assert_ne!(key(Position::<S16>::start().pass()), k16);
         t.clear();
         assert!(t.probe(k).is_none());
     }

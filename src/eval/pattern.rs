@@ -48,9 +48,13 @@
 //!   a run of `n` zero weights is written as -32768 followed by `n` (u16);
 //! - an FNV-1a 64 checksum (u64) of every byte before it.
 
+use crate::board::Bits;
 use crate::error::Error;
 use crate::eval::{MAX_EVAL, SCALE};
-use crate::position::{moves_of, Position};
+use crate::board::s8::moves_of;
+
+/// The 8x8 position, the only one with patterns.
+type Position = crate::board::Position<crate::board::S8>;
 use once_cell::sync::Lazy;
 use std::sync::Arc;
 
@@ -313,7 +317,7 @@ impl SquareTerms {
 impl PatternState {
     /// The configurations of `pos`, read from the board.
     pub fn new(pos: Position) -> PatternState {
-        let (ps, os) = (all_symmetries(pos.player.0), all_symmetries(pos.opponent.0));
+        let (ps, os) = (all_symmetries(pos.player), all_symmetries(pos.opponent));
         let mut st = PatternState {
             mine: [0; INSTANCES],
             theirs: [0; INSTANCES],
@@ -447,7 +451,7 @@ pub const ACTIVE: usize = INSTANCES + 3;
 /// training tool and the tests; the evaluation computes the same indices.
 pub fn feature_indices(pos: Position) -> [u32; ACTIVE] {
     let f = &*FEATURES;
-    let (p, o) = (pos.player.0, pos.opponent.0);
+    let (p, o) = (pos.player, pos.opponent);
     let ps = all_symmetries(p);
     let os = all_symmetries(o);
     let mut out = [0u32; ACTIVE];
@@ -504,7 +508,7 @@ fn fnv1a(bytes: &[u8]) -> u64 {
 }
 
 /// The weights built into the library (`weights/pattern.bin`).
-static EMBEDDED: &[u8] = include_bytes!("../weights/pattern.bin");
+static EMBEDDED: &[u8] = include_bytes!("../../weights/pattern.bin");
 
 static DEFAULT: Lazy<Arc<PatternWeights>> = Lazy::new(|| {
     Arc::new(PatternWeights::from_bytes(EMBEDDED).expect("the embedded weights file is valid"))
@@ -763,8 +767,8 @@ impl PatternWeights {
 
     #[inline(always)]
     fn evaluate_with(&self, pos: Position, pext: impl Fn(u64, u64) -> u64) -> i32 {
-        let ps = all_symmetries(pos.player.0);
-        let os = all_symmetries(pos.opponent.0);
+        let ps = all_symmetries(pos.player);
+        let os = all_symmetries(pos.opponent);
         self.sum_over(pos, |_, inst| {
             let s = inst.symmetry as usize;
             let mask = PATTERNS[inst.pattern as usize].mask;
@@ -786,7 +790,7 @@ impl PatternWeights {
     #[inline(always)]
     fn sum_over(&self, pos: Position, config: impl Fn(usize, &Instance) -> usize) -> i32 {
         let f = &*FEATURES;
-        let (p, o) = (pos.player.0, pos.opponent.0);
+        let (p, o) = (pos.player, pos.opponent);
         let empties = (!(p | o)).count_ones();
         let base = self.stage_of(empties) * f.len;
         let w = &self.weights[base..base + f.len];
@@ -814,45 +818,9 @@ impl PatternWeights {
     }
 }
 
-// --- evaluator choice -------------------------------------------------------
-
-/// The evaluation a search uses at its leaves.
-#[derive(Clone, Debug)]
-pub enum Evaluator {
-    /// The hand-made evaluation v1 (`eval::evaluate`).
-    V1,
-    /// A trained pattern evaluation: the embedded weights or loaded ones.
-    Pattern(Arc<PatternWeights>),
-}
-
-impl Default for Evaluator {
-    /// The library's default evaluation: the trained one, which beats v1 by
-    /// a wide margin at equal depth (see the README).
-    fn default() -> Evaluator {
-        Evaluator::trained()
-    }
-}
-
-impl Evaluator {
-    /// The trained evaluation with the embedded weights.
-    pub fn trained() -> Evaluator {
-        Evaluator::Pattern(PatternWeights::embedded())
-    }
-
-    /// The value of `pos` for the side to move, in 1/SCALE disc.
-    #[inline]
-    pub fn evaluate(&self, pos: Position) -> i32 {
-        match self {
-            Evaluator::V1 => crate::eval::evaluate(pos),
-            Evaluator::Pattern(w) => w.evaluate(pos),
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bitboard::Bitboard;
     use crate::rng::Rng;
 
     fn random_positions(seed: u64, games: usize) -> Vec<Position> {
@@ -862,15 +830,15 @@ mod tests {
             let mut pos = Position::start();
             loop {
                 out.push(pos);
-                let moves = pos.legal_moves();
+                let moves: Vec<u32> = pos.legal_moves().squares().collect();
                 if moves.is_empty() {
-                    if pos.opponent_moves().is_empty() {
+                    if pos.opponent_moves().is_zero() {
                         break;
                     }
                     pos = pos.pass();
                     continue;
                 }
-                let sq = moves.clone().nth(rng.below(moves.len())).unwrap();
+                let sq = moves[rng.below(moves.len())];
                 pos = pos.play(sq).unwrap();
             }
         }
@@ -953,18 +921,18 @@ mod tests {
             loop {
                 assert_eq!(st, PatternState::new(pos));
                 assert_eq!(w.evaluate_state(pos, &st), w.evaluate(pos));
-                let moves = pos.legal_moves();
+                let moves: Vec<u32> = pos.legal_moves().squares().collect();
                 if moves.is_empty() {
-                    if pos.opponent_moves().is_empty() {
+                    if pos.opponent_moves().is_zero() {
                         break;
                     }
                     pos = pos.pass();
                     st = st.pass();
                     continue;
                 }
-                let sq = moves.clone().nth(rng.below(moves.len())).unwrap();
-                let flips = crate::position::flips_of(pos.player.0, pos.opponent.0, sq);
-                st = st.play(sq.index() as u32, flips);
+                let sq = moves[rng.below(moves.len())];
+                let flips = crate::board::s8::flips_of(pos.player, pos.opponent, sq);
+                st = st.play(sq, flips);
                 pos = pos.play(sq).unwrap();
             }
         }
@@ -978,8 +946,8 @@ mod tests {
             let v = w.evaluate(pos);
             for s in 1..8 {
                 let image = Position::new(
-                    Bitboard(symmetry(pos.player.0, s)),
-                    Bitboard(symmetry(pos.opponent.0, s)),
+                    symmetry(pos.player, s),
+                    symmetry(pos.opponent, s),
                 );
                 differing += (image != pos) as usize;
                 assert_eq!(w.evaluate(image), v, "{pos:?} symmetry {s}");

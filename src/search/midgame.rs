@@ -1,16 +1,13 @@
-//! The midgame search on any board size: negamax principal-variation search
-//! over [`super::eval`], with the transposition table and the move ordering
-//! of [`crate::search`] (hash move, shallow searches at higher depths, else
-//! fastest-first). Scores are in centi-discs; finished games score their
-//! exact result.
+//! The midgame search: negamax principal-variation search over an
+//! evaluation, with the transposition table and move ordering (hash move,
+//! then shallow-search scores at higher depths, else fastest-first with
+//! potential mobility and square values). Scores are in centi-discs
+//! ([`SCALE`] per disc); finished games score their exact result.
 
-use super::bits::Bits;
-use super::eval::evaluate;
-use super::geometry::Geometry;
-use super::hash::{key, SizedTable, NO_MOVE};
-use super::position::{final_score, flips_of, moves_of, neighbours, Pos};
-use crate::endgame::{Abort, Budget};
-use crate::eval::SCALE;
+use super::table::{key_of, Table, NO_MOVE};
+use super::{Abort, Budget};
+use crate::board::{final_score, Bits, Geometry, Position};
+use crate::eval::{Evaluate, SCALE};
 
 /// Above any midgame or final score (256 discs at most), in centi-discs.
 pub const INF: i32 = 300 * SCALE;
@@ -18,20 +15,22 @@ pub const INF: i32 = 300 * SCALE;
 /// From this remaining depth on, moves are ordered by a shallow search.
 const SHALLOW_ORDER_DEPTH: u32 = 4;
 
-/// A midgame searcher over one transposition table.
-pub struct Searcher<'t, 'b> {
-    pub table: &'t mut SizedTable,
+/// A midgame searcher over one transposition table and an evaluation `E`.
+pub struct Searcher<'t, 'b, E> {
+    pub table: &'t mut Table,
     pub budget: &'t mut Budget<'b>,
+    /// The evaluation at the depth limit.
+    pub eval: &'t E,
 }
 
 /// The value at the depth limit: the evaluation, except for the finished
 /// games that are cheap to see (a side wiped out, or a full board).
 #[inline]
-pub(crate) fn leaf<G: Geometry>(p: G::B, o: G::B) -> i32 {
+pub(crate) fn leaf<G: Geometry, E: Evaluate<G>>(eval: &E, p: G::B, o: G::B) -> i32 {
     if p.is_zero() || o.is_zero() || (p | o) == G::ALL {
         terminal::<G>(p, o)
     } else {
-        evaluate::<G>(p, o)
+        eval.evaluate(p, o)
     }
 }
 
@@ -41,33 +40,19 @@ pub(crate) fn terminal<G: Geometry>(p: G::B, o: G::B) -> i32 {
     final_score::<G>(p, o) * SCALE
 }
 
-/// A static preference for squares, for ordering only: corners best, then
-/// edges, the corners' neighbours worst.
-#[inline]
-pub(crate) fn square_value<G: Geometry>(x: u32) -> i32 {
-    if G::CORNERS.has(x) {
-        18
-    } else if G::X_SQUARES.has(x) {
-        2
-    } else if G::C_SQUARES.has(x) {
-        4
-    } else if G::EDGES.has(x) {
-        14
-    } else {
-        8
-    }
-}
-
-impl Searcher<'_, '_> {
+impl<E> Searcher<'_, '_, E> {
     /// The value of `pos` searched `depth` plies deep, fail-soft within
     /// (alpha, beta).
     pub fn pvs<G: Geometry>(
         &mut self,
-        pos: Pos<G>,
+        pos: Position<G>,
         depth: u32,
         alpha: i32,
         beta: i32,
-    ) -> Result<i32, Abort> {
+    ) -> Result<i32, Abort>
+    where
+        E: Evaluate<G>,
+    {
         self.node::<G>(pos.player, pos.opponent, depth, alpha, beta, false)
     }
 
@@ -79,14 +64,17 @@ impl Searcher<'_, '_> {
         mut alpha: i32,
         mut beta: i32,
         passed: bool,
-    ) -> Result<i32, Abort> {
+    ) -> Result<i32, Abort>
+    where
+        E: Evaluate<G>,
+    {
         self.budget.tick()?;
         if depth == 0 {
-            return Ok(leaf::<G>(p, o));
+            return Ok(leaf::<G, E>(self.eval, p, o));
         }
-        let moves = moves_of::<G>(p, o);
+        let moves = G::moves(p, o);
         if moves.is_zero() {
-            if passed || moves_of::<G>(o, p).is_zero() {
+            if passed || G::moves(o, p).is_zero() {
                 return Ok(if passed {
                     -terminal::<G>(o, p)
                 } else {
@@ -96,11 +84,11 @@ impl Searcher<'_, '_> {
             // A pass uses no depth.
             return Ok(-self.node::<G>(o, p, depth, -beta, -alpha, true)?);
         }
-        let k = key(Pos::<G>::new(p, o));
+        let k = key_of::<G>(p, o);
         let mut hash_move = NO_MOVE;
         if let Some(e) = self.table.probe(k) {
-            let scale = if e.solved { SCALE } else { 1 };
-            if e.solved || e.depth as u32 >= depth {
+            let scale = if e.solved() { SCALE } else { 1 };
+            if e.solved() || e.depth as u32 >= depth {
                 let (lo, hi) = (e.lower as i32 * scale, e.upper as i32 * scale);
                 if lo >= beta || lo == hi {
                     return Ok(lo);
@@ -161,10 +149,13 @@ impl Searcher<'_, '_> {
         moves: G::B,
         hash_move: u16,
         depth: u32,
-    ) -> Result<Vec<(u32, G::B)>, Abort> {
+    ) -> Result<Vec<(u32, G::B)>, Abort>
+    where
+        E: Evaluate<G>,
+    {
         let mut scored: Vec<(i32, u32, G::B)> = Vec::with_capacity(moves.count() as usize);
         for x in moves.squares() {
-            let f = flips_of::<G>(p, o, x);
+            let f = G::flips(p, o, x);
             let (cp, co) = (o ^ f, p ^ f ^ G::B::bit(x));
             let key = if x as u16 == hash_move {
                 i32::MAX
@@ -187,27 +178,28 @@ impl Searcher<'_, '_> {
 /// discs, a good square.
 #[inline]
 pub(crate) fn fastest_first_key<G: Geometry>(cp: G::B, co: G::B, x: u32) -> i32 {
-    let replies = moves_of::<G>(cp, co);
+    let replies = G::moves(cp, co);
     let corners = replies & G::CORNERS;
-    let potential = (neighbours::<G>(co) & !(cp | co) & G::ALL).count() as i32;
-    (replies.count() + corners.count()) as i32 * 16 + potential * 2 - square_value::<G>(x)
+    let potential = (G::neighbours(co) & !(cp | co) & G::ALL).count() as i32;
+    (replies.count() + corners.count()) as i32 * 16 + potential * 2 - G::square_value(x)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::rng::Rng;
-    use crate::sized::geometry::*;
+    use crate::board::*;
+    use crate::eval::V1;
     use std::sync::atomic::AtomicBool;
 
     /// Plain negamax over the same evaluation: no pruning, no table.
     fn minimax<G: Geometry>(p: G::B, o: G::B, depth: u32, passed: bool) -> i32 {
         if depth == 0 {
-            return leaf::<G>(p, o);
+            return leaf::<G, V1>(&V1, p, o);
         }
-        let moves = moves_of::<G>(p, o);
+        let moves = G::moves(p, o);
         if moves.is_zero() {
-            if passed || moves_of::<G>(o, p).is_zero() {
+            if passed || G::moves(o, p).is_zero() {
                 return if passed {
                     -terminal::<G>(o, p)
                 } else {
@@ -219,7 +211,7 @@ mod tests {
         moves
             .squares()
             .map(|x| {
-                let f = flips_of::<G>(p, o, x);
+                let f = G::flips(p, o, x);
                 -minimax::<G>(o ^ f, p ^ f ^ G::B::bit(x), depth - 1, false)
             })
             .max()
@@ -229,9 +221,9 @@ mod tests {
     fn pruning_never_changes_the_value<G: Geometry>(games: usize, max_depth: u32) {
         let stop = AtomicBool::new(false);
         let mut rng = Rng::new(3 + G::N as u64);
-        let mut table = SizedTable::new(2);
+        let mut table = Table::new(2);
         for game in 0..games {
-            let mut pos = Pos::<G>::start();
+            let mut pos = Position::<G>::start();
             let plies = 2 + rng.below(G::SQUARES as usize - 6);
             for _ in 0..plies {
                 let moves: Vec<u32> = pos.legal_moves().squares().collect();
@@ -253,6 +245,7 @@ mod tests {
                 let mut s = Searcher {
                     table: &mut table,
                     budget: &mut budget,
+                    eval: &V1,
                 };
                 assert_eq!(
                     s.pvs(pos, depth, -INF, INF).unwrap(),
@@ -267,7 +260,24 @@ mod tests {
     fn pruning_never_changes_the_value_on_any_size() {
         pruning_never_changes_the_value::<S4>(20, 5);
         pruning_never_changes_the_value::<S6>(20, 4);
+        pruning_never_changes_the_value::<S8>(20, 4);
         pruning_never_changes_the_value::<S10>(6, 3);
         pruning_never_changes_the_value::<S16>(3, 3);
+    }
+
+    #[test]
+    fn wipeout_at_the_depth_limit_is_seen() {
+        // After this opening, d6 c6 c7 b8 wipes black out: 4 plies.
+        let game = crate::notation::parse_transcript::<S8>("d3c3f5d2c4g6f4c5e6d7f6g4").unwrap();
+        let child = game.position().play(crate::notation::parse_square(8, "d6").unwrap()).unwrap();
+        let stop = AtomicBool::new(false);
+        let mut table = Table::new(1);
+        let mut budget = Budget::new(&stop);
+        let mut s = Searcher {
+            table: &mut table,
+            budget: &mut budget,
+            eval: &V1,
+        };
+        assert_eq!(-s.pvs(child, 3, -INF, INF).unwrap(), -64 * SCALE);
     }
 }

@@ -1,125 +1,11 @@
-//! The rules on any board size: a position seen from the side to move, with
-//! shift-and-mask move generation (parallel fills, a few doubling steps per
-//! direction) and flips by walking each ray from the move with shifts. No
-//! loop over squares on either path.
+//! A position seen from the side to move, on any board size: the discs of
+//! the player to move and of the opponent (not their colours: the game knows
+//! those, and the search needs only this). The rules' hot operations are the
+//! geometry's (see [`Geometry`]); the board's symmetries are here too.
 
 use super::bits::Bits;
 use super::geometry::Geometry;
 use std::fmt;
-
-/// One step in direction `D` from every square of `x`, masked so that no
-/// square wraps around to the other side of the board:
-/// 0 east, 1 west, 2 north (row + 1), 3 south, 4 north-east, 5 south-west,
-/// 6 north-west, 7 south-east.
-#[inline(always)]
-pub fn step<G: Geometry, const D: usize>(x: G::B) -> G::B {
-    let n = G::N;
-    match D {
-        0 => (x << 1) & G::NOT_COL0,
-        1 => (x >> 1) & G::NOT_COLN,
-        2 => (x << n) & G::ALL,
-        3 => x >> n,
-        4 => (x << (n + 1)) & G::NOT_COL0,
-        5 => (x >> (n + 1)) & G::NOT_COLN,
-        6 => (x << (n - 1)) & G::NOT_COLN,
-        _ => (x >> (n - 1)) & G::NOT_COL0,
-    }
-}
-
-/// Candidate moves of `p` along one axis (shift `s`, both senses): squares
-/// just past a run of `pr` squares that starts next to a disc of `p`. Runs
-/// are at most N - 2 long: grown one step twice, then by doubling steps.
-#[inline(always)]
-fn axis<G: Geometry>(p: G::B, pr: G::B, s: u32) -> G::B {
-    let n = G::N;
-    let mut up = pr & (p << s);
-    let mut down = pr & (p >> s);
-    up |= pr & (up << s);
-    down |= pr & (down >> s);
-    if n > 4 {
-        // Runs of 3 and 4, then (8x8 and up) 5 and 6.
-        let pr2u = pr & (pr << s);
-        let pr2d = pr & (pr >> s);
-        let s2 = 2 * s;
-        up |= pr2u & (up << s2);
-        down |= pr2d & (down >> s2);
-        if n > 6 {
-            up |= pr2u & (up << s2);
-            down |= pr2d & (down >> s2);
-        }
-        if n > 8 {
-            // Runs up to 10, then (14x14 and up) 14.
-            let pr4u = pr2u & (pr2u << s2);
-            let pr4d = pr2d & (pr2d >> s2);
-            let s4 = 4 * s;
-            up |= pr4u & (up << s4);
-            down |= pr4d & (down >> s4);
-            if n > 12 {
-                up |= pr4u & (up << s4);
-                down |= pr4d & (down >> s4);
-            }
-        }
-    }
-    (up << s) | (down >> s)
-}
-
-/// Legal moves of `p` against `o`.
-#[inline(always)]
-pub fn moves_of<G: Geometry>(p: G::B, o: G::B) -> G::B {
-    let n = G::N;
-    // Horizontal and diagonal runs never include an edge column: a run
-    // touching one cannot be flanked, and excluding them stops every wrap.
-    let inner = o & G::INNER;
-    let m = axis::<G>(p, inner, 1)
-        | axis::<G>(p, o, n)
-        | axis::<G>(p, inner, n + 1)
-        | axis::<G>(p, inner, n - 1);
-    m & !(p | o) & G::ALL
-}
-
-/// The discs of `o` flipped along direction `D` of `rays` (see
-/// [`flips_of`]).
-#[inline(always)]
-fn ray_flips<G: Geometry, const D: usize>(p: G::B, o: G::B, rays: &[[G::B; 8]], sq: u32) -> G::B {
-    let ray = rays[sq as usize][D];
-    let stop = !o & ray;
-    if stop.is_zero() {
-        return G::B::ZERO;
-    }
-    let first = if D < 4 { stop.lowest() } else { stop.highest() };
-    if p.has(first) {
-        // The ray up to `first`, without it and what lies beyond.
-        ray ^ rays[first as usize][D] ^ G::B::bit(first)
-    } else {
-        G::B::ZERO
-    }
-}
-
-/// Discs flipped when `p` plays on the empty square `sq` against `o`; empty
-/// if the move is illegal. Per direction, the first square of the ray that
-/// is not an opponent disc is its lowest (rays walking up the square order)
-/// or highest (walking down) bit outside `o`: if it holds a disc of `p`, the
-/// squares of the ray before it flip.
-#[inline]
-pub fn flips_of<G: Geometry>(p: G::B, o: G::B, sq: u32) -> G::B {
-    let rays: &[[G::B; 8]] = &G::tables().rays;
-    ray_flips::<G, 0>(p, o, rays, sq)
-        | ray_flips::<G, 1>(p, o, rays, sq)
-        | ray_flips::<G, 2>(p, o, rays, sq)
-        | ray_flips::<G, 3>(p, o, rays, sq)
-        | ray_flips::<G, 4>(p, o, rays, sq)
-        | ray_flips::<G, 5>(p, o, rays, sq)
-        | ray_flips::<G, 6>(p, o, rays, sq)
-        | ray_flips::<G, 7>(p, o, rays, sq)
-}
-
-/// Squares next to (in the 8 directions) any square of `bits`.
-#[inline]
-pub fn neighbours<G: Geometry>(bits: G::B) -> G::B {
-    let h = step::<G, 0>(bits) | step::<G, 1>(bits);
-    let row = bits | h;
-    h | step::<G, 2>(row) | step::<G, 3>(row)
-}
 
 /// Square `sq` of the `n`x`n` board under symmetry `k` (0..8): the
 /// identity, the three rotations and the four reflections.
@@ -172,31 +58,38 @@ pub fn distinct_moves<G: Geometry>(p: G::B, o: G::B, moves: G::B) -> G::B {
 }
 
 /// Discs of the side to move (`player`) and of the other side (`opponent`).
-pub struct Pos<G: Geometry> {
+pub struct Position<G: Geometry> {
     pub player: G::B,
     pub opponent: G::B,
 }
 
-impl<G: Geometry> Clone for Pos<G> {
+impl<G: Geometry> Clone for Position<G> {
     fn clone(&self) -> Self {
         *self
     }
 }
 
-impl<G: Geometry> Copy for Pos<G> {}
+impl<G: Geometry> Copy for Position<G> {}
 
-impl<G: Geometry> PartialEq for Pos<G> {
+impl<G: Geometry> PartialEq for Position<G> {
     fn eq(&self, other: &Self) -> bool {
         self.player == other.player && self.opponent == other.opponent
     }
 }
 
-impl<G: Geometry> Eq for Pos<G> {}
+impl<G: Geometry> Eq for Position<G> {}
 
-impl<G: Geometry> fmt::Debug for Pos<G> {
+impl<G: Geometry> std::hash::Hash for Position<G> {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.player.hash(state);
+        self.opponent.hash(state);
+    }
+}
+
+impl<G: Geometry> fmt::Debug for Position<G> {
     /// The board row by row from row 1, `X` for the side to move.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Pos{}x{}(", G::N, G::N)?;
+        write!(f, "Position{}x{}(", G::N, G::N)?;
         for sq in 0..G::SQUARES {
             if sq > 0 && sq % G::N == 0 {
                 f.write_str("/")?;
@@ -214,18 +107,18 @@ impl<G: Geometry> fmt::Debug for Pos<G> {
     }
 }
 
-impl<G: Geometry> Pos<G> {
+impl<G: Geometry> Position<G> {
     /// The standard start, black (the side to move) on the lower-left and
     /// upper-right centre squares.
-    pub fn start() -> Pos<G> {
-        Pos {
+    pub fn start() -> Position<G> {
+        Position {
             player: G::START_BLACK,
             opponent: G::START_WHITE,
         }
     }
 
-    pub fn new(player: G::B, opponent: G::B) -> Pos<G> {
-        Pos { player, opponent }
+    pub fn new(player: G::B, opponent: G::B) -> Position<G> {
+        Position { player, opponent }
     }
 
     #[inline]
@@ -235,13 +128,13 @@ impl<G: Geometry> Pos<G> {
 
     #[inline]
     pub fn legal_moves(self) -> G::B {
-        moves_of::<G>(self.player, self.opponent)
+        G::moves(self.player, self.opponent)
     }
 
     /// Moves the opponent would have if it were to move now.
     #[inline]
     pub fn opponent_moves(self) -> G::B {
-        moves_of::<G>(self.opponent, self.player)
+        G::moves(self.opponent, self.player)
     }
 
     /// Discs flipped by a move on `sq`; empty if the move is illegal or `sq`
@@ -251,20 +144,26 @@ impl<G: Geometry> Pos<G> {
         if (self.player | self.opponent).has(sq) {
             return G::B::ZERO;
         }
-        flips_of::<G>(self.player, self.opponent, sq)
+        G::flips(self.player, self.opponent, sq)
+    }
+
+    /// True if the side to move may play on `sq`.
+    #[inline]
+    pub fn is_legal(self, sq: u32) -> bool {
+        sq < G::SQUARES && self.legal_moves().has(sq)
     }
 
     /// The position after the side to move plays `sq`, which flips `flips`.
     #[inline]
-    pub fn play_with(self, sq: u32, flips: G::B) -> Pos<G> {
-        Pos {
+    pub fn play_with(self, sq: u32, flips: G::B) -> Position<G> {
+        Position {
             player: self.opponent ^ flips,
             opponent: self.player ^ flips ^ G::B::bit(sq),
         }
     }
 
     /// The position after a legal move on `sq`, or `None` if it is illegal.
-    pub fn play(self, sq: u32) -> Option<Pos<G>> {
+    pub fn play(self, sq: u32) -> Option<Position<G>> {
         if sq >= G::SQUARES {
             return None;
         }
@@ -278,8 +177,8 @@ impl<G: Geometry> Pos<G> {
 
     /// The position with the turn handed over.
     #[inline]
-    pub fn pass(self) -> Pos<G> {
-        Pos {
+    pub fn pass(self) -> Position<G> {
+        Position {
             player: self.opponent,
             opponent: self.player,
         }
@@ -318,14 +217,14 @@ pub fn final_score<G: Geometry>(p: G::B, o: G::B) -> i32 {
 mod tests {
     use super::*;
     use crate::rng::Rng;
-    use crate::sized::geometry::*;
+    use crate::board::*;
 
     /// Random positions of random games, passes included.
-    fn random_positions<G: Geometry>(seed: u64, games: usize) -> Vec<Pos<G>> {
+    fn random_positions<G: Geometry>(seed: u64, games: usize) -> Vec<Position<G>> {
         let mut rng = Rng::new(seed);
         let mut out = Vec::new();
         for _ in 0..games {
-            let mut pos = Pos::<G>::start();
+            let mut pos = Position::<G>::start();
             loop {
                 out.push(pos);
                 let moves: Vec<u32> = pos.legal_moves().squares().collect();
@@ -342,28 +241,8 @@ mod tests {
         out
     }
 
-    #[test]
-    fn generic_8x8_equals_the_dedicated_rules() {
-        for pos in random_positions::<S8>(1, 60) {
-            let dedicated =
-                crate::Position::new(crate::Bitboard(pos.player), crate::Bitboard(pos.opponent));
-            assert_eq!(pos.legal_moves(), dedicated.legal_moves().0);
-            assert_eq!(pos.opponent_moves(), dedicated.opponent_moves().0);
-            for sq in 0..64 {
-                let f = pos.flips(sq);
-                let d = dedicated.flips(crate::Square::new(sq as i64).unwrap());
-                assert_eq!(f, d.0, "{pos:?} {sq}");
-            }
-            assert_eq!(
-                neighbours::<S8>(pos.player),
-                crate::position::neighbours(pos.player)
-            );
-            assert_eq!(pos.final_score(), dedicated.final_score());
-        }
-    }
-
     /// Moves and flips by walking squares one by one, for any size.
-    fn slow_flips<G: Geometry>(pos: Pos<G>, sq: u32) -> G::B {
+    fn slow_flips<G: Geometry>(pos: Position<G>, sq: u32) -> G::B {
         let n = G::N as i32;
         let mut out = G::B::ZERO;
         if (pos.player | pos.opponent).has(sq) {
@@ -412,7 +291,7 @@ mod tests {
                     _ => {}
                 }
             }
-            positions.push(Pos::new(p, o));
+            positions.push(Position::new(p, o));
         }
         for pos in positions {
             let mut moves = G::B::ZERO;
@@ -442,7 +321,7 @@ mod tests {
     #[test]
     fn symmetric_moves_are_kept_once() {
         fn check<G: Geometry>() {
-            let start = Pos::<G>::start();
+            let start = Position::<G>::start();
             let kept = distinct_moves::<G>(start.player, start.opponent, start.legal_moves());
             assert_eq!(kept.count(), 1, "the four openings are one");
             let mut dropped_some = false;
@@ -476,7 +355,7 @@ mod tests {
     #[test]
     fn start_moves_on_every_size() {
         fn four<G: Geometry>() {
-            let p = Pos::<G>::start();
+            let p = Position::<G>::start();
             assert_eq!(p.legal_moves().count(), 4);
             assert_eq!(p.final_score(), 0);
             let h = G::N / 2;

@@ -1,40 +1,15 @@
-//! Every board size from 4x4 to 16x16 (even sides).
-//!
-//! The 8x8 game keeps its own dedicated code ([`crate::position`],
-//! [`crate::search`], [`crate::endgame`], [`crate::eval`]), untouched. This
-//! module holds the same rules, search, solver and evaluation written once
-//! over a [`geometry::Geometry`] (side length, bit type and masks) and
-//! monomorphised per size class: `u64` bitboards for 4x4 and 6x6, `u128` for
-//! 10x10 and a four-word [`bits::U256`] for 12x12 to 16x16, each with
-//! shift-and-mask move generation. ([`geometry::S8`] runs the generic code
-//! on 8x8 too, so that tests can check it against the dedicated code.)
-//!
-//! [`AnyGame`] is the size-erased game the C API holds for boards other than
-//! 8x8: squares are `row * size + col`, named `a1`..`p16`.
+//! Any board size behind one type: [`AnyGame`] is a [`Game`] of any geometry
+//! as a trait object, what the C API's board handle holds. Squares are
+//! `row * size + col`, named `a1`..`p16`.
 
-pub mod bits;
-pub mod classic;
-pub mod endgame;
-pub mod engine;
-pub mod eval;
-pub mod game;
-pub mod geometry;
-pub mod hash;
-pub mod notation;
-pub mod perft;
-pub mod position;
-pub mod search;
-
+use crate::board::{perft, Bits, Geometry, Position};
 use crate::color::Color;
-use crate::engine::Limits;
 use crate::error::Error;
-use bits::Bits;
-use engine::{SizedEngine, SizedMoveScore, SizedProgress, SizedResult};
-use game::{SizedGame, SizedMove};
-use geometry::{Geometry, S10, S12, S14, S16, S4, S6, S8};
+use crate::game::{Game, Move};
+use crate::notation::{self, MAX_SIZE, MIN_SIZE};
+use crate::search::engine::{Engine, Limits, MoveScore, Progress, SearchResult};
+use crate::with_geometry;
 use std::sync::atomic::AtomicBool;
-
-pub use notation::{valid_size, MAX_SIZE, MIN_SIZE};
 
 /// A game of any size behind one interface (squares as `row * size + col`).
 /// Methods taking a square expect it on the board (`< size * size`) unless
@@ -71,25 +46,25 @@ pub trait AnyGame: Send + Sync + std::fmt::Debug {
     /// The engine's search from the current position.
     fn search(
         &self,
-        engine: &mut SizedEngine,
+        engine: &mut Engine,
         limits: &Limits,
         stop: &AtomicBool,
-        progress: &mut dyn FnMut(&SizedProgress),
-    ) -> Result<SizedResult, Error>;
+        progress: &mut dyn FnMut(&Progress),
+    ) -> Result<SearchResult, Error>;
     /// Every legal move scored, best first.
     fn analyze(
         &self,
-        engine: &mut SizedEngine,
+        engine: &mut Engine,
         limits: &Limits,
         stop: &AtomicBool,
-    ) -> Result<Vec<SizedMoveScore>, Error>;
+    ) -> Result<Vec<MoveScore>, Error>;
 }
 
 fn list<B: Bits>(b: B) -> Vec<u32> {
     b.squares().collect()
 }
 
-impl<G: Geometry> AnyGame for SizedGame<G> {
+impl<G: Geometry> AnyGame for Game<G> {
     fn size(&self) -> u32 {
         G::N
     }
@@ -97,10 +72,10 @@ impl<G: Geometry> AnyGame for SizedGame<G> {
         Box::new(self.clone())
     }
     fn side_to_move(&self) -> Color {
-        SizedGame::side_to_move(self)
+        Game::side_to_move(self)
     }
     fn at(&self, sq: u32) -> Option<Color> {
-        SizedGame::at(self, sq)
+        Game::at(self, sq)
     }
     fn count(&self, color: Option<Color>) -> u32 {
         match color {
@@ -109,48 +84,48 @@ impl<G: Geometry> AnyGame for SizedGame<G> {
         }
     }
     fn legal_moves(&self) -> Vec<u32> {
-        list(SizedGame::legal_moves(self))
+        list(Game::legal_moves(self))
     }
     fn mobility(&self, color: Color) -> u32 {
         let pos = self.position();
-        if color == SizedGame::side_to_move(self) {
+        if color == Game::side_to_move(self) {
             pos.legal_moves().count()
         } else {
             pos.opponent_moves().count()
         }
     }
     fn preview(&self, sq: u32) -> Result<Vec<u32>, Error> {
-        SizedGame::preview(self, sq).map(list)
+        Game::preview(self, sq).map(list)
     }
     fn play(&mut self, sq: u32) -> Result<Vec<u32>, Error> {
-        SizedGame::play(self, sq).map(list)
+        Game::play(self, sq).map(list)
     }
     fn pass(&mut self) -> Result<(), Error> {
-        SizedGame::pass(self)
+        Game::pass(self)
     }
     fn undo(&mut self) -> Result<(), Error> {
-        SizedGame::undo(self).map(drop)
+        Game::undo(self).map(drop)
     }
     fn redo(&mut self) -> Result<(), Error> {
-        SizedGame::redo(self).map(drop)
+        Game::redo(self).map(drop)
     }
     fn plies(&self) -> usize {
-        SizedGame::plies(self)
+        Game::plies(self)
     }
     fn can_redo(&self) -> bool {
-        SizedGame::can_redo(self)
+        Game::can_redo(self)
     }
     fn must_pass(&self) -> bool {
-        SizedGame::must_pass(self)
+        Game::must_pass(self)
     }
     fn is_game_over(&self) -> bool {
-        SizedGame::is_game_over(self)
+        Game::is_game_over(self)
     }
     fn history(&self) -> Vec<Option<u32>> {
         self.moves()
             .map(|m| match m {
-                SizedMove::Play(sq) => Some(sq),
-                SizedMove::Pass => None,
+                Move::Play(sq) => Some(sq),
+                Move::Pass => None,
             })
             .collect()
     }
@@ -162,59 +137,21 @@ impl<G: Geometry> AnyGame for SizedGame<G> {
     }
     fn search(
         &self,
-        engine: &mut SizedEngine,
+        engine: &mut Engine,
         limits: &Limits,
         stop: &AtomicBool,
-        progress: &mut dyn FnMut(&SizedProgress),
-    ) -> Result<SizedResult, Error> {
+        progress: &mut dyn FnMut(&Progress),
+    ) -> Result<SearchResult, Error> {
         engine.search(self.position(), limits, stop, progress)
     }
     fn analyze(
         &self,
-        engine: &mut SizedEngine,
+        engine: &mut Engine,
         limits: &Limits,
         stop: &AtomicBool,
-    ) -> Result<Vec<SizedMoveScore>, Error> {
+    ) -> Result<Vec<MoveScore>, Error> {
         engine.analyze(self.position(), limits, stop)
     }
-}
-
-/// Calls `$body` with `$g` bound to the geometry type of side `$n`
-/// (8 included: the generic 8x8), or evaluates `$other` for other sides.
-macro_rules! with_geometry {
-    ($n:expr, $g:ident => $body:expr, _ => $other:expr) => {
-        match $n {
-            4 => {
-                type $g = S4;
-                $body
-            }
-            6 => {
-                type $g = S6;
-                $body
-            }
-            8 => {
-                type $g = S8;
-                $body
-            }
-            10 => {
-                type $g = S10;
-                $body
-            }
-            12 => {
-                type $g = S12;
-                $body
-            }
-            14 => {
-                type $g = S14;
-                $body
-            }
-            16 => {
-                type $g = S16;
-                $body
-            }
-            _ => $other,
-        }
-    };
 }
 
 fn size_error(size: i64) -> Error {
@@ -224,10 +161,9 @@ fn size_error(size: i64) -> Error {
     ))
 }
 
-/// A new game at the standard start of the `size`x`size` board. Size 8 gives
-/// the generic 8x8 game (the C API uses the dedicated [`crate::Game`]).
+/// A new game at the standard start of the `size`x`size` board.
 pub fn new_game(size: i64) -> Result<Box<dyn AnyGame>, Error> {
-    with_geometry!(size, G => Ok(Box::new(SizedGame::<G>::new())), _ => Err(size_error(size)))
+    with_geometry!(size, G => Ok(Box::new(Game::<G>::new())), _ => Err(size_error(size)))
 }
 
 /// A game from a board string of any size (see [`notation`]).
@@ -251,12 +187,13 @@ pub fn parse_transcript(size: i64, text: &str) -> Result<Box<dyn AnyGame>, Error
 /// Perft from the start of the `size`x`size` board (`None` for a size
 /// outside the supported ones).
 pub fn perft_start(size: i64, depth: u32) -> Option<u64> {
-    with_geometry!(size, G => Some(perft::perft(position::Pos::<G>::start(), depth)), _ => None)
+    with_geometry!(size, G => Some(perft::perft(Position::<G>::start(), depth)), _ => None)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::notation::valid_size;
 
     #[test]
     fn sizes_are_checked() {

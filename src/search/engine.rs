@@ -1,6 +1,8 @@
 //! The engine: what a caller asks for (limits, levels, strategies) turned
 //! into a search, with iterative deepening, aspiration windows, the exact
 //! solver near the end, optional randomness, and the classic 1986 players.
+//! One engine serves every board size (its table is cleared when the size
+//! changes); levels mean the same search effort on every size.
 //!
 //! | level | midgame depth | exact solve at empties <= | win/loss/draw at empties <= |
 //! |-------|---------------|---------------------------|-----------------------------|
@@ -10,16 +12,16 @@
 //!
 //! Levels mean search effort only; strength also depends on the evaluation.
 
+use super::endgame::Solver;
+use super::midgame::{Searcher, INF};
+use super::table::{key, Table, NO_MOVE};
+use super::{Abort, Budget};
+use crate::board::position::distinct_moves;
+use crate::board::{Bits, Geometry, Position};
 use crate::classic;
-use crate::endgame::{Budget, Solver};
 use crate::error::Error;
-use crate::eval::SCALE;
-use crate::hash::{Table, NO_MOVE};
-use crate::pattern::Evaluator;
-use crate::position::Position;
+use crate::eval::{Evaluate, Evaluator, SCALE};
 use crate::rng::Rng;
-use crate::search::{Searcher, INF};
-use crate::square::Square;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
@@ -92,14 +94,14 @@ impl Limits {
     }
 }
 
-/// Reported after each completed iteration of a search.
+/// Reported after each completed iteration (squares are `row * N + col`).
 #[derive(Clone, Debug)]
 pub struct Progress<'a> {
     pub depth: u32,
     /// Centi-discs from the side to move's point of view.
     pub score: i32,
-    pub best: Option<Square>,
-    pub pv: &'a [Square],
+    pub best: Option<u32>,
+    pub pv: &'a [u32],
     pub nodes: u64,
     pub elapsed: Duration,
     pub exact: bool,
@@ -109,45 +111,41 @@ pub struct Progress<'a> {
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct SearchResult {
     /// None when the side to move must pass.
-    pub best: Option<Square>,
-    /// Centi-discs from the side to move's point of view: the exact final
-    /// disc difference times 100 when `exact`. For the classic strategies,
-    /// the 1986 program's own points for the move, times 100 likewise.
+    pub best: Option<u32>,
+    /// Centi-discs; the exact final disc difference times 100 when `exact`.
     pub score: i32,
     pub exact: bool,
-    /// The sign of `score` is proven (win, loss or draw).
     pub wld: bool,
-    /// Midgame depth reached, or the empties solved; the lookahead of a
-    /// classic strategy.
     pub depth: u32,
     pub nodes: u64,
     pub elapsed: Duration,
-    /// A limit or a stop ended the search before it finished.
     pub stopped: bool,
-    pub pv: Vec<Square>,
+    pub pv: Vec<u32>,
 }
 
 /// One legal move with its score, as `analyze` reports it.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct MoveScore {
-    pub square: Square,
-    /// Centi-discs, as in [`SearchResult::score`].
+    pub square: u32,
     pub score: i32,
     pub exact: bool,
 }
 
-/// An engine owns a transposition table, reused across the moves of a game.
+/// An engine owns a transposition table, reused across the moves of a game
+/// (and cleared when the board size changes), and the evaluation choice.
 pub struct Engine {
     table: Table,
     /// The evaluation at the midgame search's leaves.
     eval: Evaluator,
+    /// The board side of the table's entries (0: none yet).
+    size: u32,
 }
 
 /// The default table size in MiB.
 pub const DEFAULT_HASH_MB: usize = 64;
 
 impl Engine {
-    /// An engine with a table of `hash_mb` MiB (0 = [`DEFAULT_HASH_MB`]).
+    /// An engine with a table of `hash_mb` MiB (0 = the default).
     /// Panics when memory runs out; see [`Engine::try_new`].
     pub fn new(hash_mb: usize) -> Engine {
         Engine::try_new(hash_mb).expect("out of memory for the transposition table")
@@ -163,6 +161,7 @@ impl Engine {
         Some(Engine {
             table: Table::try_new(mb)?,
             eval: Evaluator::default(),
+            size: 0,
         })
     }
 
@@ -184,12 +183,20 @@ impl Engine {
         self.table.clear();
     }
 
-    /// Searches `pos` under `limits`. `stop` may be set from another thread:
-    /// the search then returns its best move so far. `progress` is called
-    /// after each completed iteration.
-    pub fn search(
+    fn prepare<G: Geometry>(&mut self) {
+        if self.size != G::N {
+            if self.size != 0 {
+                self.table.clear();
+            }
+            self.size = G::N;
+        }
+        self.table.new_search();
+    }
+
+    /// Searches `pos` under `limits`; see [`crate::engine::Engine::search`].
+    pub fn search<G: Geometry>(
         &mut self,
-        pos: Position,
+        pos: Position<G>,
         limits: &Limits,
         stop: &AtomicBool,
         progress: &mut dyn FnMut(&Progress),
@@ -210,64 +217,56 @@ impl Engine {
             stopped: false,
             pv: Vec::new(),
         };
-        if pos.legal_moves().is_empty() {
-            result.score = -self.eval.evaluate(pos.pass());
+        if pos.legal_moves().is_zero() {
+            let passed = pos.pass();
+            result.score = -Evaluate::<G>::evaluate(&self.eval, passed.player, passed.opponent);
             result.elapsed = start.elapsed();
             return Ok(result);
         }
         let mut rng = Rng::new(limits.seed);
-        match limits.strategy {
-            Strategy::Engine => {}
+        let classic_strategy = match limits.strategy {
+            Strategy::Engine => None,
             Strategy::Random => {
-                let moves: Vec<Square> = pos.legal_moves().collect();
+                let moves: Vec<u32> = pos.legal_moves().squares().collect();
                 result.best = Some(moves[rng.below(moves.len())]);
+                None
             }
-            Strategy::Greedy | Strategy::Corners | Strategy::Classic(_) => {
-                let s = match limits.strategy {
-                    Strategy::Greedy => classic::Strategy::Greedy,
-                    Strategy::Corners => classic::Strategy::Corners,
-                    Strategy::Classic(n) => classic::Strategy::Lookahead(n),
-                    _ => unreachable!("matched above"),
-                };
-                let tie = if limits.randomness > 0 {
-                    Some(&mut rng)
-                } else {
-                    None
-                };
-                if let Some((sq, score)) = classic::choose(pos, s, tie) {
-                    result.best = Some(sq);
-                    result.score = score.saturating_mul(SCALE);
-                }
-                result.depth = match s {
-                    classic::Strategy::Lookahead(n) => n,
-                    _ => 0,
-                };
+            Strategy::Greedy => Some(classic::Strategy::Greedy),
+            Strategy::Corners => Some(classic::Strategy::Corners),
+            Strategy::Classic(n) => Some(classic::Strategy::Lookahead(n)),
+        };
+        if let Some(s) = classic_strategy {
+            let tie = if limits.randomness > 0 {
+                Some(&mut rng)
+            } else {
+                None
+            };
+            if let Some((sq, score)) = classic::choose(pos, s, tie) {
+                result.best = Some(sq);
+                result.score = score.saturating_mul(SCALE);
             }
+            result.depth = match s {
+                classic::Strategy::Lookahead(n) => n,
+                _ => 0,
+            };
         }
         if limits.strategy != Strategy::Engine {
             result.pv = result.best.into_iter().collect();
             result.elapsed = start.elapsed();
             return Ok(result);
         }
-        self.table.new_search();
-        let mut budget = Budget::new(stop);
-        budget.node_limit = if limits.node_limit == 0 {
-            u64::MAX
-        } else {
-            limits.node_limit
-        };
-        budget.deadline = limits.time.map(|t| start + t);
-        let outcome = self.run(pos, limits, &mut budget, start, progress, &mut rng);
-        let mut result = outcome;
+        self.prepare::<G>();
+        let mut budget = budget(stop, limits, start);
+        let mut result = self.run(pos, limits, &mut budget, start, progress, &mut rng);
         result.nodes = budget.nodes;
         result.stopped = budget.stopped;
         result.elapsed = start.elapsed();
         Ok(result)
     }
 
-    fn run(
+    fn run<G: Geometry>(
         &mut self,
-        pos: Position,
+        pos: Position<G>,
         limits: &Limits,
         budget: &mut Budget,
         start: Instant,
@@ -275,7 +274,16 @@ impl Engine {
         rng: &mut Rng,
     ) -> SearchResult {
         let empties = pos.empties().count();
-        let mut root: Vec<(Square, i32)> = pos.legal_moves().map(|s| (s, 0)).collect();
+        let squares = G::SQUARES as i32;
+        // Moves leading to the same position up to a symmetry of the board
+        // are worth the same: without randomness, search the first of them
+        // only (the start has four such moves).
+        let moves = if limits.randomness == 0 {
+            distinct_moves::<G>(pos.player, pos.opponent, pos.legal_moves())
+        } else {
+            pos.legal_moves()
+        };
+        let mut root: Vec<(u32, i32)> = moves.squares().map(|s| (s, 0)).collect();
         let mut result = SearchResult {
             best: Some(root[0].0),
             score: 0,
@@ -288,10 +296,12 @@ impl Engine {
             pv: vec![root[0].0],
         };
         let solving = empties <= limits.exact_empties || empties <= limits.wld_empties;
-        // Before a solve, a shallow midgame search orders the moves (empties
-        // - 12 plies, at most 10: deeper costs more than it saves on FFO 20-39).
+        // Before a solve, a shallow midgame search orders the moves.
         let max_depth = if solving {
-            limits.depth.min(empties.saturating_sub(12).max(1)).min(10)
+            limits
+                .depth
+                .min(empties.saturating_sub(G::PRESEARCH_MARGIN).max(1))
+                .min(10)
         } else {
             limits.depth.max(1)
         };
@@ -357,7 +367,6 @@ impl Engine {
                     exact,
                 });
                 if limits.randomness > 0 && exact {
-                    // Score every move exactly for the random pick.
                     let mut scored = Vec::new();
                     for &(sq, _) in &root {
                         let child = pos.play_with(sq, pos.flips(sq));
@@ -366,7 +375,7 @@ impl Engine {
                             budget,
                             eval: &self.eval,
                         };
-                        match solver.solve(child, -64, 64) {
+                        match solver.solve(child, -squares, squares) {
                             Ok(v) => scored.push((sq, -v * SCALE)),
                             Err(_) => return result,
                         }
@@ -379,8 +388,7 @@ impl Engine {
         if limits.randomness > 0 && !budget.stopped {
             let margin = limits.randomness as i32 * SCALE;
             let top = root[0].1;
-            // In square order, so the pick depends on the scores alone.
-            let mut near: Vec<(Square, i32)> = root
+            let mut near: Vec<(u32, i32)> = root
                 .iter()
                 .copied()
                 .filter(|&(_, s)| s >= top - margin)
@@ -396,17 +404,15 @@ impl Engine {
         result
     }
 
-    /// One iteration at `depth` over the root moves, best first; sorts `root`
-    /// by score. With `all`, every move gets an exact score (full windows).
-    fn iterate(
+    fn iterate<G: Geometry>(
         &mut self,
-        pos: Position,
+        pos: Position<G>,
         depth: u32,
         guess: i32,
-        root: &mut [(Square, i32)],
+        root: &mut [(u32, i32)],
         budget: &mut Budget,
         all: bool,
-    ) -> Result<i32, crate::endgame::Abort> {
+    ) -> Result<i32, Abort> {
         let mut window = SCALE / 2;
         let (mut lo, mut hi) = if depth <= 2 || all {
             (-INF, INF)
@@ -428,16 +434,16 @@ impl Engine {
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn root_search(
+    fn root_search<G: Geometry>(
         &mut self,
-        pos: Position,
+        pos: Position<G>,
         depth: u32,
         mut alpha: i32,
         beta: i32,
-        root: &mut [(Square, i32)],
+        root: &mut [(u32, i32)],
         budget: &mut Budget,
         all: bool,
-    ) -> Result<i32, crate::endgame::Abort> {
+    ) -> Result<i32, Abort> {
         let alpha0 = alpha;
         let mut best = -INF;
         let mut scores: Vec<i32> = vec![-INF; root.len()];
@@ -471,10 +477,9 @@ impl Engine {
                 }
             }
         }
-        // Stable sort: moves that failed low keep their previous order.
         let mut order: Vec<usize> = (0..root.len()).collect();
         order.sort_by_key(|&i| std::cmp::Reverse(scores[i]));
-        let sorted: Vec<(Square, i32)> = order.iter().map(|&i| (root[i].0, scores[i])).collect();
+        let sorted: Vec<(u32, i32)> = order.iter().map(|&i| (root[i].0, scores[i])).collect();
         root.copy_from_slice(&sorted);
         let (lo, hi) = if best <= alpha0 {
             (-INF, best)
@@ -483,33 +488,38 @@ impl Engine {
         } else {
             (best, best)
         };
-        self.table
-            .store(pos, depth.min(255) as u8, false, lo, hi, root[0].0.index());
+        self.table.store(
+            key(pos),
+            depth.min(255) as u8,
+            false,
+            lo,
+            hi,
+            root[0].0 as u16,
+            best > alpha0,
+        );
         Ok(best)
     }
 
     /// The principal variation: best moves from the table, as far as they go.
-    fn principal_variation(&self, mut pos: Position, max: usize) -> Vec<Square> {
+    fn principal_variation<G: Geometry>(&self, mut pos: Position<G>, max: usize) -> Vec<u32> {
         let mut pv = Vec::new();
         while pv.len() < max {
-            let Some(e) = self.table.probe(pos) else {
+            let Some(e) = self.table.probe(key(pos)) else {
                 break;
             };
-            if e.best == NO_MOVE {
+            if e.best == NO_MOVE || e.best as u32 >= G::SQUARES {
                 break;
             }
-            let Some(sq) = Square::new(e.best as i64) else {
-                break;
-            };
+            let sq = e.best as u32;
             let f = pos.flips(sq);
-            if f.is_empty() {
+            if f.is_zero() {
                 break;
             }
             pv.push(sq);
             pos = pos.play_with(sq, f);
-            if pos.legal_moves().is_empty() {
+            if pos.legal_moves().is_zero() {
                 pos = pos.pass();
-                if pos.legal_moves().is_empty() {
+                if pos.legal_moves().is_zero() {
                     break;
                 }
             }
@@ -517,11 +527,11 @@ impl Engine {
         pv
     }
 
-    /// Every legal move with its score under `limits` (depth plies, or exact
-    /// when the empties allow), best first.
-    pub fn analyze(
+    /// Every legal move with its score under `limits`, best first; see
+    /// [`crate::engine::Engine::analyze`].
+    pub fn analyze<G: Geometry>(
         &mut self,
-        pos: Position,
+        pos: Position<G>,
         limits: &Limits,
         stop: &AtomicBool,
     ) -> Result<Vec<MoveScore>, Error> {
@@ -529,19 +539,13 @@ impl Engine {
         if pos.is_game_over() {
             return Err(Error::GameOver);
         }
-        self.table.new_search();
+        self.prepare::<G>();
         let start = Instant::now();
-        let mut budget = Budget::new(stop);
-        budget.node_limit = if limits.node_limit == 0 {
-            u64::MAX
-        } else {
-            limits.node_limit
-        };
-        budget.deadline = limits.time.map(|t| start + t);
-        let empties = pos.empties().count();
-        let exact = empties <= limits.exact_empties;
+        let mut budget = budget(stop, limits, start);
+        let exact = pos.empties().count() <= limits.exact_empties;
+        let squares = G::SQUARES as i32;
         let mut out = Vec::new();
-        for sq in pos.legal_moves() {
+        for sq in pos.legal_moves().squares() {
             let child = pos.play_with(sq, pos.flips(sq));
             let score = if exact {
                 let mut solver = Solver {
@@ -549,7 +553,7 @@ impl Engine {
                     budget: &mut budget,
                     eval: &self.eval,
                 };
-                solver.solve(child, -64, 64).map(|v| -v * SCALE)
+                solver.solve(child, -squares, squares).map(|v| -v * SCALE)
             } else {
                 let mut searcher = Searcher {
                     table: &mut self.table,
@@ -574,24 +578,35 @@ impl Engine {
     }
 }
 
-/// The exact score and a best move, searched first in a narrow window
-/// around `guess` (the midgame estimate, in discs), widened on failure:
-/// narrow windows prune far more than the full one.
-fn solve_with_aspiration(
-    solver: &mut Solver,
-    pos: Position,
+fn budget<'a>(stop: &'a AtomicBool, limits: &Limits, start: Instant) -> Budget<'a> {
+    let mut budget = Budget::new(stop);
+    budget.node_limit = if limits.node_limit == 0 {
+        u64::MAX
+    } else {
+        limits.node_limit
+    };
+    budget.deadline = limits.time.map(|t| start + t);
+    budget
+}
+
+/// The exact score and a best move, first in a narrow window around `guess`
+/// (discs), widened on failure.
+fn solve_with_aspiration<G: Geometry, E: Evaluate<G>>(
+    solver: &mut Solver<E>,
+    pos: Position<G>,
     guess: i32,
-) -> Result<(Option<Square>, i32), crate::endgame::Abort> {
-    let guess = guess.clamp(-64, 64);
-    let (mut lo, mut hi) = ((guess - 3).max(-64), (guess + 3).min(64));
+) -> Result<(Option<u32>, i32), Abort> {
+    let max = G::SQUARES as i32;
+    let guess = guess.clamp(-max, max);
+    let (mut lo, mut hi) = ((guess - 3).max(-max), (guess + 3).min(max));
     loop {
         let (best, s) = solver.best_move(pos, lo, hi)?;
-        if s <= lo && lo > -64 {
+        if s <= lo && lo > -max {
             hi = s + 1;
-            lo = (s - 12).max(-64);
-        } else if s >= hi && hi < 64 {
+            lo = (s - 12).max(-max);
+        } else if s >= hi && hi < max {
             lo = s - 1;
-            hi = (s + 12).min(64);
+            hi = (s + 12).min(max);
         } else {
             return Ok((best, s));
         }
@@ -612,4 +627,59 @@ fn validate(limits: &Limits) -> Result<(), Error> {
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::*;
+
+    fn exact_limits() -> Limits {
+        let mut l = Limits::level(0).unwrap();
+        l.depth = 4;
+        l.exact_empties = 60;
+        l
+    }
+
+    #[test]
+    fn four_by_four_is_solved_from_the_start() {
+        let stop = AtomicBool::new(false);
+        let mut e = Engine::new(4);
+        let r = e
+            .search(Position::<S4>::start(), &exact_limits(), &stop, &mut |_| {})
+            .unwrap();
+        assert!(r.exact && r.wld && !r.stopped);
+        // Checked against plain minimax in tests/sizes.rs: 3-11 with two
+        // empty squares, which go to white: -10.
+        assert_eq!(r.score, -10 * SCALE);
+        assert!(!r.pv.is_empty() && r.pv[0] == r.best.unwrap());
+    }
+
+    #[test]
+    fn levels_play_legal_moves_on_every_size() {
+        fn check<G: Geometry>(level: u32) {
+            let stop = AtomicBool::new(false);
+            let mut e = Engine::new(8);
+            let mut pos = Position::<G>::start();
+            for _ in 0..6 {
+                if pos.is_game_over() {
+                    break;
+                }
+                if pos.legal_moves().is_zero() {
+                    pos = pos.pass();
+                    continue;
+                }
+                let limits = Limits::level(level).unwrap();
+                let r = e.search(pos, &limits, &stop, &mut |_| {}).unwrap();
+                let best = r.best.expect("a move");
+                assert!(pos.legal_moves().has(best));
+                pos = pos.play(best).unwrap();
+            }
+        }
+        check::<S6>(6);
+        check::<S10>(4);
+        check::<S12>(3);
+        check::<S14>(3);
+        check::<S16>(3);
+    }
 }

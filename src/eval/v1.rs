@@ -1,5 +1,5 @@
-//! The evaluation on any board size: the terms of evaluation v1
-//! ([`crate::eval`]) measured on the board at hand.
+//! Evaluation v1 on any board size: hand-made terms measured on the board at
+//! hand ([`super::v1_8x8`] is the same evaluation's dedicated 8x8 form).
 //!
 //! - edges: an edge table built by the same averaging (Jan Gray's dynamic
 //!   programming) for the board's own edge length up to 10 squares; on
@@ -15,10 +15,8 @@
 //! in centi-discs: [`crate::eval::SCALE`] per disc. Every term but parity is
 //! antisymmetric in the two sides and invariant under the board symmetries.
 
-use super::bits::Bits;
-use super::geometry::Geometry;
-use super::position::{moves_of, neighbours};
-use crate::eval::SCALE;
+use super::SCALE;
+use crate::board::{Bits, Geometry};
 use once_cell::sync::Lazy;
 
 /// Weights of one phase, as in evaluation v1 (`edge` is a percentage of the
@@ -300,9 +298,9 @@ pub fn evaluate<G: Geometry>(p: G::B, o: G::B) -> i32 {
     let empties = empty.count();
     let w = &WEIGHTS[(G::N / 2 - 2) as usize][empties as usize];
     let count = |b: G::B| b.count() as i32;
-    let mobility = count(moves_of::<G>(p, o)) - count(moves_of::<G>(o, p));
-    let potential = count(neighbours::<G>(o) & empty) - count(neighbours::<G>(p) & empty);
-    let near_empty_corner = neighbours::<G>(empty & G::CORNERS);
+    let mobility = count(G::moves(p, o)) - count(G::moves(o, p));
+    let potential = count(G::neighbours(o) & empty) - count(G::neighbours(p) & empty);
+    let near_empty_corner = G::neighbours(empty & G::CORNERS);
     let x = near_empty_corner & G::X_SQUARES;
     let c = near_empty_corner & G::C_SQUARES;
     let sum = w.edge * edges::<G>(p, o)
@@ -320,14 +318,13 @@ pub fn evaluate<G: Geometry>(p: G::B, o: G::B) -> i32 {
 mod tests {
     use super::*;
     use crate::rng::Rng;
-    use crate::sized::geometry::*;
-    use crate::sized::position::Pos;
+    use crate::board::*;
 
-    fn random_positions<G: Geometry>(seed: u64, games: usize) -> Vec<Pos<G>> {
+    fn random_positions<G: Geometry>(seed: u64, games: usize) -> Vec<Position<G>> {
         let mut rng = Rng::new(seed);
         let mut out = Vec::new();
         for _ in 0..games {
-            let mut pos = Pos::<G>::start();
+            let mut pos = Position::<G>::start();
             loop {
                 out.push(pos);
                 let moves: Vec<u32> = pos.legal_moves().squares().collect();

@@ -1,12 +1,13 @@
-//! Perft on any board size: passes count as a ply, a finished game is a leaf
-//! (the same conventions as [`crate::perft`]).
+//! Perft: the number of move sequences of a given length from a position,
+//! the standard check of move generation. Passes count as a ply; a finished
+//! game is a leaf.
 
 use super::bits::Bits;
 use super::geometry::Geometry;
-use super::position::{flips_of, Pos};
+use super::position::Position;
 
 /// Leaves of the game tree `depth` plies below `pos`.
-pub fn perft<G: Geometry>(pos: Pos<G>, depth: u32) -> u64 {
+pub fn perft<G: Geometry>(pos: Position<G>, depth: u32) -> u64 {
     if depth == 0 {
         return 1;
     }
@@ -24,20 +25,20 @@ pub fn perft<G: Geometry>(pos: Pos<G>, depth: u32) -> u64 {
     let (p, o) = (pos.player, pos.opponent);
     moves
         .squares()
-        .map(|sq| perft(pos.play_with(sq, flips_of::<G>(p, o, sq)), depth - 1))
+        .map(|sq| perft(pos.play_with(sq, G::flips(p, o, sq)), depth - 1))
         .sum()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sized::geometry::*;
+    use crate::board::*;
 
     #[test]
-    fn generic_8x8_perft_matches() {
+    fn start_counts_to_depth_8() {
         let expected = [4u64, 12, 56, 244, 1396, 8200, 55092, 390216];
         for (d, &n) in expected.iter().enumerate() {
-            assert_eq!(perft(Pos::<S8>::start(), d as u32 + 1), n);
+            assert_eq!(perft(Position::<S8>::start(), d as u32 + 1), n);
         }
     }
 
@@ -46,9 +47,9 @@ mod tests {
         // Three plies reach at most three rows and columns out from the
         // centre: 8x8 and the bigger boards count the same.
         for depth in 1..=3 {
-            let eight = perft(Pos::<S8>::start(), depth);
-            assert_eq!(perft(Pos::<S10>::start(), depth), eight);
-            assert_eq!(perft(Pos::<S16>::start(), depth), eight);
+            let eight = perft(Position::<S8>::start(), depth);
+            assert_eq!(perft(Position::<S10>::start(), depth), eight);
+            assert_eq!(perft(Position::<S16>::start(), depth), eight);
         }
     }
 }

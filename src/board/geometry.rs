@@ -1,15 +1,21 @@
 //! Board geometries: one zero-sized type per board size, fixing the side
-//! length `N`, the bit type and the masks that shift-and-mask move generation
-//! needs. Squares are `row * N + col` (a1 = 0), bit `i` is square `i`.
+//! length `N`, the bit type, the masks that shift-and-mask move generation
+//! needs, and the hot operations with their generic bodies. Squares are
+//! `row * N + col` (a1 = 0), bit `i` is square `i`.
 
 use super::bits::{Bits, U256};
+use super::rules;
 use once_cell::sync::Lazy;
 use std::fmt::Debug;
 use std::hash::Hash;
 
-/// A board size, with its bit type and masks. Everything generic in
-/// [`crate::sized`] is monomorphised per geometry, so `N` and the masks are
-/// compile-time constants in the hot loops.
+/// A board size, with its bit type, its masks and its hot operations.
+/// Everything in the core is written once over a geometry and monomorphised
+/// per size, so `N` and the masks are compile-time constants in the hot
+/// loops. The hot operations (move generation, flips, stability, the
+/// solver's parity and neighbour tests) have generic bodies here that a
+/// geometry may replace: [`S8`](super::s8::S8) replaces them with dedicated
+/// 8x8 code, so the 8x8 instance runs that code.
 pub trait Geometry: Copy + Clone + Default + Eq + Hash + Debug + Send + Sync + 'static {
     /// The bit set type: at least `N * N` bits.
     type B: Bits;
@@ -37,8 +43,108 @@ pub trait Geometry: Copy + Clone + Default + Eq + Hash + Debug + Send + Sync + '
     /// ... and white on the upper-left / lower-right ones (d4 and e5 on 8x8).
     const START_WHITE: Self::B;
 
+    /// Solver tuning, measured per board size. From this many empties on,
+    /// the table is probed for every child first (enhanced transposition
+    /// cutoff).
+    const ETC_EMPTIES: u32 = 10;
+    /// `EVAL_ORDER[d]`: from this many empties on, the solver orders moves
+    /// with a midgame search of depth `d` (0 = the evaluation alone).
+    const EVAL_ORDER: &'static [u32] = &[12, 18, 22, 26];
+    /// From this many empties on, symmetric moves of a symmetric position
+    /// are solved once.
+    const SYMMETRY_EMPTIES: u32 = 20;
+    /// Before a solve of `e` empties, the midgame search that orders the
+    /// root moves goes `e - PRESEARCH_MARGIN` plies deep (at least 1, at
+    /// most 10).
+    const PRESEARCH_MARGIN: u32 = 12;
+
     /// Tables built once per geometry at first use.
     fn tables() -> &'static Tables<Self::B>;
+
+    /// Legal moves of `p` against `o`.
+    #[inline(always)]
+    fn moves(p: Self::B, o: Self::B) -> Self::B {
+        rules::moves_of::<Self>(p, o)
+    }
+
+    /// Discs of `o` flipped when `p` plays on the empty square `sq`; empty if
+    /// the move is illegal.
+    #[inline(always)]
+    fn flips(p: Self::B, o: Self::B, sq: u32) -> Self::B {
+        rules::flips_of::<Self>(p, o, sq)
+    }
+
+    /// Squares next to (in the 8 directions) any square of `bits`.
+    #[inline(always)]
+    fn neighbours(bits: Self::B) -> Self::B {
+        rules::neighbours::<Self>(bits)
+    }
+
+    /// The squares around square `sq` (a move must touch an opponent disc).
+    #[inline(always)]
+    fn neighbours_of(sq: u32) -> Self::B {
+        Self::tables().neighbours[sq as usize]
+    }
+
+    /// The quadrant 0..4 of square `sq` (parity regions).
+    #[inline(always)]
+    fn quadrant(sq: u32) -> u32 {
+        let h = Self::N / 2;
+        (sq / Self::N >= h) as u32 * 2 + (sq % Self::N >= h) as u32
+    }
+
+    /// Empties in quadrants holding an odd number of empties: playing there
+    /// first tends to leave the opponent the even regions.
+    #[inline(always)]
+    fn odd_quadrant_empties(empties: Self::B) -> Self::B {
+        let mut odd = Self::B::ZERO;
+        for &q in &Self::tables().quadrants {
+            if (empties & q).count() & 1 == 1 {
+                odd |= empties & q;
+            }
+        }
+        odd
+    }
+
+    /// Discs of `p` that can never be flipped (a safe under-estimate).
+    #[inline]
+    fn stable(p: Self::B, o: Self::B) -> Self::B {
+        rules::stable_discs::<Self>(p, o)
+    }
+
+    /// A static preference for squares, for move ordering only: corners
+    /// best, then edges, the corners' neighbours worst.
+    #[inline(always)]
+    fn square_value(x: u32) -> i32 {
+        if Self::CORNERS.has(x) {
+            18
+        } else if Self::X_SQUARES.has(x) {
+            2
+        } else if Self::C_SQUARES.has(x) {
+            4
+        } else if Self::EDGES.has(x) {
+            14
+        } else {
+            8
+        }
+    }
+
+    /// The hand-made evaluation v1 (see [`crate::eval::v1`]), in
+    /// centi-discs for `p` to move.
+    #[inline]
+    fn evaluate_v1(p: Self::B, o: Self::B) -> i32 {
+        crate::eval::v1::evaluate::<Self>(p, o)
+    }
+
+    /// The trained pattern evaluation, where the geometry has one (8x8).
+    #[inline]
+    fn evaluate_patterns(
+        _weights: &crate::eval::pattern::PatternWeights,
+        _p: Self::B,
+        _o: Self::B,
+    ) -> Option<i32> {
+        None
+    }
 }
 
 /// Masks that are cheaper to build at run time than as constants.
@@ -217,6 +323,32 @@ pub const fn mask_u256(n: u32, kind: Kind) -> U256 {
     m
 }
 
+/// The items every geometry declares alike: its side, masks and tables.
+macro_rules! geometry_items {
+    ($n:expr, $b:ty, $mask:ident) => {
+        type B = $b;
+        const N: u32 = $n;
+        const SQUARES: u32 = $n * $n;
+        const ALL: $b = $mask($n, Kind::All);
+        const NOT_COL0: $b = $mask($n, Kind::NotCol0);
+        const NOT_COLN: $b = $mask($n, Kind::NotColN);
+        const INNER: $b = $mask($n, Kind::Inner);
+        const CORNERS: $b = $mask($n, Kind::Corners);
+        const X_SQUARES: $b = $mask($n, Kind::XSquares);
+        const C_SQUARES: $b = $mask($n, Kind::CSquares);
+        const EDGES: $b = $mask($n, Kind::Edges);
+        const START_BLACK: $b = $mask($n, Kind::StartBlack);
+        const START_WHITE: $b = $mask($n, Kind::StartWhite);
+
+        fn tables() -> &'static Tables<$b> {
+            static TABLES: Lazy<Tables<$b>> = Lazy::new(|| Tables::build($n));
+            &TABLES
+        }
+    };
+}
+pub(crate) use geometry_items;
+
+/// A geometry that keeps every generic body.
 macro_rules! geometry {
     ($name:ident, $n:expr, $b:ty, $mask:ident, $doc:literal) => {
         #[doc = $doc]
@@ -224,24 +356,7 @@ macro_rules! geometry {
         pub struct $name;
 
         impl Geometry for $name {
-            type B = $b;
-            const N: u32 = $n;
-            const SQUARES: u32 = $n * $n;
-            const ALL: $b = $mask($n, Kind::All);
-            const NOT_COL0: $b = $mask($n, Kind::NotCol0);
-            const NOT_COLN: $b = $mask($n, Kind::NotColN);
-            const INNER: $b = $mask($n, Kind::Inner);
-            const CORNERS: $b = $mask($n, Kind::Corners);
-            const X_SQUARES: $b = $mask($n, Kind::XSquares);
-            const C_SQUARES: $b = $mask($n, Kind::CSquares);
-            const EDGES: $b = $mask($n, Kind::Edges);
-            const START_BLACK: $b = $mask($n, Kind::StartBlack);
-            const START_WHITE: $b = $mask($n, Kind::StartWhite);
-
-            fn tables() -> &'static Tables<$b> {
-                static TABLES: Lazy<Tables<$b>> = Lazy::new(|| Tables::build($n));
-                &TABLES
-            }
+            geometry_items!($n, $b, $mask);
         }
     };
 }
@@ -259,14 +374,6 @@ geometry!(
     u64,
     mask_u64,
     "The 6x6 board, on a `u64` (36 bits used)."
-);
-geometry!(
-    S8,
-    8,
-    u64,
-    mask_u64,
-    "The 8x8 board through the generic code, to cross-check it against the \
-     dedicated 8x8 implementation (the library's 8x8 boards use the latter)."
 );
 geometry!(
     S10,
@@ -300,6 +407,7 @@ geometry!(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::S8;
 
     fn check<G: Geometry>() {
         let n = G::N;
@@ -329,9 +437,8 @@ mod tests {
         check::<S12>();
         check::<S14>();
         check::<S16>();
-        // The 8x8 start equals the dedicated implementation's.
-        let start = crate::Position::start();
-        assert_eq!(S8::START_BLACK, start.player.0);
-        assert_eq!(S8::START_WHITE, start.opponent.0);
+        // d5 e4 black, d4 e5 white on 8x8.
+        assert_eq!(S8::START_BLACK, 0x0000_0008_1000_0000);
+        assert_eq!(S8::START_WHITE, 0x0000_0010_0800_0000);
     }
 }

@@ -21,16 +21,9 @@
 //! Every term but parity is antisymmetric in the two sides and invariant under
 //! the eight board symmetries; the tests check both.
 
-use crate::position::{moves_of, neighbours, Position};
+use super::{MAX_EVAL, SCALE};
+use crate::board::s8::{moves_of, neighbours};
 use once_cell::sync::Lazy;
-
-/// Evaluation units per disc.
-pub const SCALE: i32 = 100;
-
-/// The largest evaluation, 63 discs: exact results reach 64, so a search that
-/// scores finished games exactly (`final_score() * SCALE`) never sees an
-/// estimate claim more than the largest real win.
-pub const MAX_EVAL: i32 = 63 * SCALE;
 
 const CORNERS: u64 = 0x8100_0000_0000_0081;
 /// b2, g2, b7, g7: the diagonal neighbours of the corners.
@@ -349,7 +342,7 @@ static EDGE_TABLE: Lazy<[i16; EDGE_CONFIGS]> = Lazy::new(build_edge_table);
 /// (353 instructions per call instead of 620, measured with callgrind on the
 /// benchmark).
 #[inline]
-pub fn evaluate(pos: Position) -> i32 {
+pub fn evaluate(p: u64, o: u64) -> i32 {
     #[cfg(target_arch = "x86_64")]
     {
         if std::arch::is_x86_feature_detected!("avx2")
@@ -357,23 +350,21 @@ pub fn evaluate(pos: Position) -> i32 {
             && std::arch::is_x86_feature_detected!("popcnt")
         {
             // SAFETY: the CPU has every feature `evaluate_x86_64_v3` enables.
-            return unsafe { evaluate_x86_64_v3(pos) };
+            return unsafe { evaluate_x86_64_v3(p, o) };
         }
     }
-    evaluate_portable(pos)
+    evaluate_portable(p, o)
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
-fn evaluate_x86_64_v3(pos: Position) -> i32 {
-    evaluate_portable(pos)
+fn evaluate_x86_64_v3(p: u64, o: u64) -> i32 {
+    evaluate_portable(p, o)
 }
 
 /// The body of [`evaluate`], inlined into each compiled copy.
 #[inline(always)]
-fn evaluate_portable(pos: Position) -> i32 {
-    let p = pos.player.0;
-    let o = pos.opponent.0;
+fn evaluate_portable(p: u64, o: u64) -> i32 {
     let empty = !(p | o);
     let empties = empty.count_ones();
     let w = &WEIGHTS[empties as usize];
@@ -405,7 +396,9 @@ fn evaluate_portable(pos: Position) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bitboard::Bitboard;
+    use crate::board::{Bits, S8};
+
+    type Position = crate::board::Position<S8>;
     use crate::rng::Rng;
 
     /// A map of squares, (row, col) to (row, col).
@@ -435,10 +428,7 @@ mod tests {
     ];
 
     fn symmetric(pos: Position, map: SquareMap) -> Position {
-        Position::new(
-            Bitboard(transform(pos.player.0, map)),
-            Bitboard(transform(pos.opponent.0, map)),
-        )
+        Position::new(transform(pos.player, map), transform(pos.opponent, map))
     }
 
     /// Every position of `games` random games, passes included.
@@ -449,19 +439,23 @@ mod tests {
             let mut pos = Position::start();
             loop {
                 out.push(pos);
-                let moves = pos.legal_moves();
+                let moves: Vec<u32> = pos.legal_moves().squares().collect();
                 if moves.is_empty() {
-                    if pos.opponent_moves().is_empty() {
+                    if pos.opponent_moves().is_zero() {
                         break;
                     }
                     pos = pos.pass();
                     continue;
                 }
-                let sq = pos.legal_moves().nth(rng.below(moves.len())).unwrap();
+                let sq = moves[rng.below(moves.len())];
                 pos = pos.play(sq).unwrap();
             }
         }
         out
+    }
+
+    fn ev(pos: Position) -> i32 {
+        evaluate(pos.player, pos.opponent)
     }
 
     fn edge(cells: &str) -> usize {
@@ -491,11 +485,11 @@ mod tests {
     fn board_symmetries_give_the_same_value() {
         let mut differing = 0;
         for pos in random_positions(1, 200) {
-            let v = evaluate(pos);
+            let v = ev(pos);
             for &map in &SYMMETRIES[1..] {
                 let image = symmetric(pos, map);
                 differing += (image != pos) as usize;
-                assert_eq!(evaluate(image), v, "{pos:?}");
+                assert_eq!(ev(image), v, "{pos:?}");
             }
         }
         assert!(differing > 10_000);
@@ -505,8 +499,8 @@ mod tests {
     fn swapping_sides_negates_all_but_parity() {
         let mut nonzero = 0;
         for pos in random_positions(2, 200) {
-            let v = evaluate(pos);
-            let swapped = evaluate(pos.pass());
+            let v = ev(pos);
+            let swapped = ev(pos.pass());
             let p = parity(pos.empties().count());
             nonzero += (v != p) as usize;
             if v.abs() < MAX_EVAL && swapped.abs() < MAX_EVAL {
@@ -522,13 +516,13 @@ mod tests {
     #[test]
     fn compiled_copies_agree() {
         for pos in random_positions(4, 100) {
-            assert_eq!(evaluate(pos), evaluate_portable(pos), "{pos:?}");
+            assert_eq!(ev(pos), evaluate_portable(pos.player, pos.opponent), "{pos:?}");
         }
     }
 
     #[test]
     fn start_position_is_even() {
-        assert_eq!(evaluate(Position::start()), 0);
+        assert_eq!(ev(Position::start()), 0);
     }
 
     #[test]
@@ -539,16 +533,16 @@ mod tests {
         for _ in 0..20_000 {
             let p = rng.next_u64() & rng.next_u64() | rng.next_u64() & rng.next_u64();
             let o = rng.next_u64() & !p;
-            positions.push(Position::new(Bitboard(p), Bitboard(o)));
-            positions.push(Position::new(Bitboard(o), Bitboard(p)));
+            positions.push(Position::new(p, o));
+            positions.push(Position::new(o, p));
         }
         // All four edges against one disc in the centre: far beyond 63 discs
         // before the clamp, at 35 empties where edges weigh most.
         let edges = 0xff81_8181_8181_81ffu64;
         let centre = 1u64 << 27;
-        positions.push(Position::new(Bitboard(edges), Bitboard(centre)));
-        positions.push(Position::new(Bitboard(centre), Bitboard(edges)));
-        let values: Vec<i32> = positions.iter().map(|&p| evaluate(p)).collect();
+        positions.push(Position::new(edges, centre));
+        positions.push(Position::new(centre, edges));
+        let values: Vec<i32> = positions.iter().map(|&p| ev(p)).collect();
         assert!(values.iter().all(|v| (-MAX_EVAL..=MAX_EVAL).contains(v)));
         assert!(values.contains(&MAX_EVAL) && values.contains(&-MAX_EVAL));
     }

@@ -1,0 +1,353 @@
+//! The 8x8 board, the engine's fast instance: the generic core with the hot
+//! operations of [`Geometry`] replaced by dedicated 8x8 code (fills with
+//! fixed shifts, flips from per-square ray tables and bit scans, constant
+//! quadrants and neighbour tables, stability over the 8x8 lines), and the
+//! trained pattern evaluation. `tests` checks each against the generic body.
+
+use super::geometry::{geometry_items, mask_u64, Geometry, Kind, Tables};
+use once_cell::sync::Lazy;
+
+/// The 8x8 board, on a `u64` (a1 = bit 0, h8 = bit 63).
+#[derive(Clone, Copy, Default, PartialEq, Eq, Hash, Debug)]
+pub struct S8;
+
+impl Geometry for S8 {
+    geometry_items!(8, u64, mask_u64);
+
+    // Measured on FFO 20-39: the evaluation alone orders from 15 empties.
+    const EVAL_ORDER: &'static [u32] = &[15];
+    // Symmetric positions do not occur in 8x8 endgames worth the test.
+    const SYMMETRY_EMPTIES: u32 = u32::MAX;
+
+    #[inline(always)]
+    fn moves(p: u64, o: u64) -> u64 {
+        moves_of(p, o)
+    }
+
+    #[inline(always)]
+    fn flips(p: u64, o: u64, sq: u32) -> u64 {
+        flips_of(p, o, sq)
+    }
+
+    #[inline(always)]
+    fn neighbours(bits: u64) -> u64 {
+        neighbours(bits)
+    }
+
+    #[inline(always)]
+    fn neighbours_of(sq: u32) -> u64 {
+        NEIGHBOURS[sq as usize]
+    }
+
+    #[inline(always)]
+    fn quadrant(sq: u32) -> u32 {
+        (sq >> 5) << 1 | (sq >> 2 & 1)
+    }
+
+    #[inline(always)]
+    fn odd_quadrant_empties(empties: u64) -> u64 {
+        let mut odd = 0;
+        for q in QUADRANTS {
+            if (empties & q).count_ones() & 1 == 1 {
+                odd |= empties & q;
+            }
+        }
+        odd
+    }
+
+    #[inline]
+    fn stable(p: u64, o: u64) -> u64 {
+        stable_discs(p, o)
+    }
+
+    #[inline(always)]
+    fn square_value(x: u32) -> i32 {
+        SQUARE_VALUE[x as usize]
+    }
+
+    #[inline]
+    fn evaluate_v1(p: u64, o: u64) -> i32 {
+        crate::eval::v1_8x8::evaluate(p, o)
+    }
+
+    #[inline]
+    fn evaluate_patterns(
+        weights: &crate::eval::pattern::PatternWeights,
+        p: u64,
+        o: u64,
+    ) -> Option<i32> {
+        Some(weights.evaluate(super::Position::new(p, o)))
+    }
+}
+
+/// Columns a..g (shifting east must not wrap into column a) and b..h.
+const NOT_H: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+const NOT_A: u64 = 0xfefe_fefe_fefe_fefe;
+
+/// The eight directions as (column step, row step).
+const DIRECTIONS: [(i8, i8); 8] = [
+    (1, 0),
+    (-1, 0),
+    (0, 1),
+    (0, -1),
+    (1, 1),
+    (-1, -1),
+    (1, -1),
+    (-1, 1),
+];
+
+/// `RAYS[sq][d]`: the squares strictly beyond `sq` in direction `d`, to the edge.
+static RAYS: [[u64; 8]; 64] = build_rays();
+
+const fn build_rays() -> [[u64; 8]; 64] {
+    let mut rays = [[0u64; 8]; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let mut d = 0;
+        while d < 8 {
+            let (dc, dr) = DIRECTIONS[d];
+            let mut c = (sq % 8) as i8 + dc;
+            let mut r = (sq / 8) as i8 + dr;
+            let mut mask = 0u64;
+            while c >= 0 && c < 8 && r >= 0 && r < 8 {
+                mask |= 1u64 << (r * 8 + c);
+                c += dc;
+                r += dr;
+            }
+            rays[sq][d] = mask;
+            d += 1;
+        }
+        sq += 1;
+    }
+    rays
+}
+
+/// Legal moves of `p` against `o`: one fill per direction, at most six steps.
+#[inline(always)]
+pub fn moves_of(p: u64, o: u64) -> u64 {
+    #[inline(always)]
+    fn fill(p: u64, mask: u64, shift: u32) -> u64 {
+        // Opponent runs adjacent to a player disc, grown one step at a time in
+        // both senses of the axis; the square past each run is a candidate.
+        let mut up = mask & (p << shift);
+        let mut down = mask & (p >> shift);
+        let mask2 = mask & (mask << shift);
+        let mask2d = mask & (mask >> shift);
+        up |= mask & (up << shift);
+        down |= mask & (down >> shift);
+        let s2 = 2 * shift;
+        up |= mask2 & (up << s2);
+        down |= mask2d & (down >> s2);
+        up |= mask2 & (up << s2);
+        down |= mask2d & (down >> s2);
+        (up << shift) | (down >> shift)
+    }
+    let inner = o & 0x7e7e_7e7e_7e7e_7e7e;
+    let m = fill(p, inner, 1) | fill(p, o, 8) | fill(p, inner, 7) | fill(p, inner, 9);
+    m & !(p | o)
+}
+
+/// Discs flipped when `p` plays on `sq` (empty) against `o`; zero if illegal.
+#[inline(always)]
+pub fn flips_of(p: u64, o: u64, sq: u32) -> u64 {
+    let rays = &RAYS[sq as usize];
+    let mut flips = 0;
+    // Directions that walk up the bit order: the nearest square on the ray that
+    // is not an opponent disc is the lowest set bit of `!o & ray`.
+    for &d in &[0usize, 2, 4, 7] {
+        let ray = rays[d];
+        let stop = !o & ray;
+        let first = stop & stop.wrapping_neg();
+        if first & p != 0 {
+            flips |= (first - 1) & ray;
+        }
+    }
+    // Directions that walk down: the nearest is the highest set bit.
+    for &d in &[1usize, 3, 5, 6] {
+        let ray = rays[d];
+        let stop = !o & ray;
+        if stop != 0 {
+            let hi = 63 - stop.leading_zeros();
+            if p >> hi & 1 != 0 {
+                flips |= ray & (!1u64 << hi);
+            }
+        }
+    }
+    flips
+}
+
+/// Squares adjacent (in the 8 directions) to any square of `bits`, which may
+/// include squares of `bits` itself.
+#[inline]
+pub fn neighbours(bits: u64) -> u64 {
+    let h = ((bits << 1) & NOT_A) | ((bits >> 1) & NOT_H);
+    let row = bits | h;
+    h | (row << 8) | (row >> 8)
+}
+
+/// `NEIGHBOURS[sq]`: the squares around `sq`. A move must touch an opponent disc.
+static NEIGHBOURS: [u64; 64] = {
+    let mut t = [0u64; 64];
+    let mut i = 0;
+    while i < 64 {
+        let (c, r) = ((i % 8) as i32, (i / 8) as i32);
+        let mut m = 0u64;
+        let mut dr = -1;
+        while dr <= 1 {
+            let mut dc = -1;
+            while dc <= 1 {
+                let (nc, nr) = (c + dc, r + dr);
+                if (dc != 0 || dr != 0) && nc >= 0 && nc < 8 && nr >= 0 && nr < 8 {
+                    m |= 1u64 << (nr * 8 + nc);
+                }
+                dc += 1;
+            }
+            dr += 1;
+        }
+        t[i] = m;
+        i += 1;
+    }
+    t
+};
+
+/// The four 4x4 quadrants, for parity ordering.
+const QUADRANTS: [u64; 4] = [
+    0x0000_0000_0f0f_0f0f,
+    0x0000_0000_f0f0_f0f0,
+    0x0f0f_0f0f_0000_0000,
+    0xf0f0_f0f0_0000_0000,
+];
+
+/// Discs of `p` that can never be flipped (a safe under-estimate): discs
+/// that, along each of the four axes, sit on a full line or next to the edge
+/// or to a stable disc of their own colour.
+pub fn stable_discs(p: u64, o: u64) -> u64 {
+    let filled = p | o;
+    let (mut full_h, mut full_v, mut full_d, mut full_a) = (0u64, 0u64, 0u64, 0u64);
+    for i in 0..8 {
+        let row = 0xffu64 << (8 * i);
+        if filled & row == row {
+            full_h |= row;
+        }
+        let col = 0x0101_0101_0101_0101u64 << i;
+        if filled & col == col {
+            full_v |= col;
+        }
+    }
+    for line in DIAGONALS.iter() {
+        if filled & line.0 == line.0 {
+            full_d |= line.0;
+        }
+        if filled & line.1 == line.1 {
+            full_a |= line.1;
+        }
+    }
+    const EDGE_H: u64 = 0x8181_8181_8181_8181;
+    const EDGE_V: u64 = 0xff00_0000_0000_00ff;
+    const EDGE: u64 = EDGE_H | EDGE_V;
+    let mut stable = 0u64;
+    loop {
+        let h = full_h | EDGE_H | ((stable << 1) & NOT_A) | ((stable >> 1) & NOT_H);
+        let v = full_v | EDGE_V | (stable << 8) | (stable >> 8);
+        let d = full_d | EDGE | ((stable << 9) & NOT_A) | ((stable >> 9) & NOT_H);
+        let a = full_a | EDGE | ((stable << 7) & NOT_H) | ((stable >> 7) & NOT_A);
+        let next = p & h & v & d & a;
+        if next == stable {
+            return stable;
+        }
+        stable = next;
+    }
+}
+
+/// The 15 diagonals (a1-h8 direction) and 15 anti-diagonals (h1-a8), paired.
+static DIAGONALS: [(u64, u64); 15] = {
+    let mut t = [(0u64, 0u64); 15];
+    let mut sq = 0;
+    while sq < 64 {
+        let (c, r) = (sq % 8, sq / 8);
+        t[7 + c - r].0 |= 1u64 << sq;
+        t[c + r].1 |= 1u64 << sq;
+        sq += 1;
+    }
+    t
+};
+
+/// A static preference for squares, for ordering only (corners best, the
+/// squares diagonally next to corners worst).
+#[rustfmt::skip]
+const SQUARE_VALUE: [i32; 64] = [
+    18,  4, 16, 12, 12, 16,  4, 18,
+     4,  2,  6,  8,  8,  6,  2,  4,
+    16,  6, 14, 10, 10, 14,  6, 16,
+    12,  8, 10,  0,  0, 10,  8, 12,
+    12,  8, 10,  0,  0, 10,  8, 12,
+    16,  6, 14, 10, 10, 14,  6, 16,
+     4,  2,  6,  8,  8,  6,  2,  4,
+    18,  4, 16, 12, 12, 16,  4, 18,
+];
+
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::{rules, Bits, Position};
+    use crate::rng::Rng;
+
+    /// Positions of random games, and random dense boards.
+    fn positions() -> Vec<(u64, u64)> {
+        let mut rng = Rng::new(8);
+        let mut out = Vec::new();
+        for _ in 0..40 {
+            let mut pos = Position::<S8>::start();
+            while !pos.is_game_over() {
+                out.push((pos.player, pos.opponent));
+                let moves: Vec<u32> = pos.legal_moves().squares().collect();
+                pos = if moves.is_empty() {
+                    pos.pass()
+                } else {
+                    pos.play(moves[rng.below(moves.len())]).unwrap()
+                };
+            }
+        }
+        for _ in 0..200 {
+            let (a, b) = (rng.next_u64(), rng.next_u64());
+            out.push((a & b, a & !b));
+        }
+        out
+    }
+
+    #[test]
+    fn dedicated_code_equals_the_generic_bodies() {
+        for (p, o) in positions() {
+            assert_eq!(S8::moves(p, o), rules::moves_of::<S8>(p, o));
+            assert_eq!(S8::neighbours(p), rules::neighbours::<S8>(p));
+            assert_eq!(S8::stable(p, o), rules::stable_discs::<S8>(p, o));
+            let empties = !(p | o);
+            let generic_odd = S8::tables()
+                .quadrants
+                .iter()
+                .filter(|&&q| (empties & q).count() % 2 == 1)
+                .fold(0, |a, &q| a | (empties & q));
+            assert_eq!(S8::odd_quadrant_empties(empties), generic_odd);
+            for sq in empties.squares() {
+                assert_eq!(S8::flips(p, o, sq), rules::flips_of::<S8>(p, o, sq));
+            }
+        }
+        for sq in 0..64 {
+            assert_eq!(S8::neighbours_of(sq), S8::tables().neighbours[sq as usize]);
+            let (r, c) = (sq / 8, sq % 8);
+            assert_eq!(S8::quadrant(sq), (r >= 4) as u32 * 2 + (c >= 4) as u32);
+        }
+    }
+
+    #[test]
+    fn stable_discs_of_simple_boards() {
+        // A full board: every disc is stable.
+        assert_eq!(
+            stable_discs(0x00ff_00ff_00ff_00ff, 0xff00_ff00_ff00_ff00),
+            0x00ff_00ff_00ff_00ff
+        );
+        // A lone corner is stable, a lone centre disc is not.
+        assert_eq!(stable_discs(1 | 1 << 27, 1 << 28), 1);
+    }
+}

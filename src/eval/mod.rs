@@ -1,0 +1,79 @@
+//! Static evaluation: an estimate of the final disc difference for the side
+//! to move, in centi-discs ([`SCALE`] per disc), the unit of exact scores
+//! times [`SCALE`].
+//!
+//! [`Evaluate`] is what the search asks of an evaluation. There are two:
+//! [`v1`], hand-made terms (edges, mobility, corners, parity) measured on
+//! every board size ([`v1_8x8`] is its dedicated 8x8 form), and the trained
+//! [`pattern`] evaluation of the 8x8 board. [`Evaluator`] is an engine's
+//! choice between them.
+
+pub mod pattern;
+pub mod v1;
+pub mod v1_8x8;
+
+use crate::board::Geometry;
+use pattern::PatternWeights;
+use std::sync::Arc;
+
+/// Evaluation units per disc.
+pub const SCALE: i32 = 100;
+
+/// The largest 8x8 evaluation, 63 discs: exact results reach 64, so a search
+/// that scores finished games exactly never sees an estimate claim more than
+/// the largest real win. (Other sizes: [`v1::max_eval`].)
+pub const MAX_EVAL: i32 = 63 * SCALE;
+
+/// An evaluation of the positions of geometry `G`.
+pub trait Evaluate<G: Geometry> {
+    /// The value of `p` to move against `o`, in centi-discs.
+    fn evaluate(&self, p: G::B, o: G::B) -> i32;
+}
+
+/// The hand-made evaluation v1, on every size.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct V1;
+
+impl<G: Geometry> Evaluate<G> for V1 {
+    #[inline]
+    fn evaluate(&self, p: G::B, o: G::B) -> i32 {
+        G::evaluate_v1(p, o)
+    }
+}
+
+/// The evaluation a search uses at its leaves.
+#[derive(Clone, Debug)]
+pub enum Evaluator {
+    /// The hand-made evaluation v1 ([`V1`]).
+    V1,
+    /// A trained pattern evaluation: the embedded weights or loaded ones.
+    /// Boards without patterns (all but 8x8) use v1.
+    Pattern(Arc<PatternWeights>),
+}
+
+impl Default for Evaluator {
+    /// The library's default evaluation: the trained one, which beats v1 by
+    /// a wide margin at equal depth (see the README).
+    fn default() -> Evaluator {
+        Evaluator::trained()
+    }
+}
+
+impl Evaluator {
+    /// The trained evaluation with the embedded weights.
+    pub fn trained() -> Evaluator {
+        Evaluator::Pattern(PatternWeights::embedded())
+    }
+}
+
+impl<G: Geometry> Evaluate<G> for Evaluator {
+    #[inline]
+    fn evaluate(&self, p: G::B, o: G::B) -> i32 {
+        match self {
+            Evaluator::V1 => G::evaluate_v1(p, o),
+            Evaluator::Pattern(w) => {
+                G::evaluate_patterns(w, p, o).unwrap_or_else(|| G::evaluate_v1(p, o))
+            }
+        }
+    }
+}

@@ -1,0 +1,862 @@
+//! The exact endgame solver: final disc differences (empties to the winner)
+//! by alpha-beta over every remaining move, on any board size.
+//!
+//! By number of empties: the last square is scored by counting flips, two
+//! and three empties have dedicated nodes (no move generation, no loop over
+//! a list); up to `SHALLOW` empties the solver walks the empty squares
+//! directly, odd quadrants first; above that it generates moves, orders them
+//! fastest-first (fewest replies for the opponent) with the hash move first,
+//! probes the transposition table and the children's entries (enhanced
+//! transposition cutoff), and cuts on stable discs. The tuning numbers are
+//! the geometry's (see [`Geometry`]).
+//!
+//! The recursion is compiled twice on x86-64 (see [`Isa`]): for the build's
+//! target and for x86-64-v3 CPUs, chosen once at run time.
+
+use super::midgame::Searcher;
+use super::table::{key, key_of, Table, NO_MOVE};
+use super::{Abort, Budget};
+use crate::board::position::distinct_moves;
+use crate::board::{final_score, Bits, Geometry, Position};
+use crate::eval::Evaluate;
+use std::mem::MaybeUninit;
+
+/// Above this many empties the solver generates and orders moves.
+const SHALLOW: u32 = 6;
+/// From this many empties on, results go to the transposition table.
+const HASH_EMPTIES: u32 = 8;
+/// Higher than any score (256 discs at most).
+pub const INF: i32 = 300;
+/// Weight of the ordering search's value (centi-discs) against mobility
+/// (256 a move).
+const EVAL_ORDER_WEIGHT: i32 = 2;
+
+/// The exact score with one empty square `x` left, by counting flips.
+#[inline(always)]
+fn last_square<G: Geometry>(p: G::B, o: G::B, x: u32) -> i32 {
+    let squares = G::SQUARES as i32;
+    let n = p.count() as i32;
+    let f = G::flips(p, o, x);
+    if !f.is_zero() {
+        return 2 * (n + f.count() as i32 + 1) - squares;
+    }
+    let g = G::flips(o, p, x);
+    if !g.is_zero() {
+        return 2 * (n - g.count() as i32) - squares;
+    }
+    // Nobody can play it: an odd number of discs, so never a draw; the empty
+    // goes to the winner.
+    let diff = 2 * n - (squares - 1);
+    if diff > 0 {
+        diff + 1
+    } else {
+        diff - 1
+    }
+}
+
+/// The best of `p`'s moves on the two empties `x1`, `x2` (the first that
+/// reaches `beta` cuts), None if it has none.
+#[inline(always)]
+fn two_moves<G: Geometry>(p: G::B, o: G::B, beta: i32, x1: u32, x2: u32) -> Option<i32> {
+    let mut best = None;
+    if !(G::neighbours_of(x1) & o).is_zero() {
+        let f = G::flips(p, o, x1);
+        if !f.is_zero() {
+            let score = -last_square::<G>(o ^ f, p ^ f ^ G::B::bit(x1), x2);
+            if score >= beta {
+                return Some(score);
+            }
+            best = Some(score);
+        }
+    }
+    if !(G::neighbours_of(x2) & o).is_zero() {
+        let f = G::flips(p, o, x2);
+        if !f.is_zero() {
+            let score = -last_square::<G>(o ^ f, p ^ f ^ G::B::bit(x2), x1);
+            return Some(best.map_or(score, |b: i32| b.max(score)));
+        }
+    }
+    best
+}
+
+/// The instruction set a copy of the solver's recursion is compiled for.
+/// Its bit scans and population counts (flips, moves, parity) run ~15%
+/// faster with x86-64-v3's LZCNT, TZCNT and BMI than with the baseline the
+/// library is built for, so x86-64 has a second copy, [`Haswell`], chosen
+/// at run time when the CPU has those instructions.
+trait Isa {
+    fn shallow<G: Geometry, E: Evaluate<G>>(
+        s: &mut Solver<E>,
+        p: G::B,
+        o: G::B,
+        alpha: i32,
+        beta: i32,
+        passed: bool,
+    ) -> Result<i32, Abort>;
+    fn deep<G: Geometry, E: Evaluate<G>>(
+        s: &mut Solver<E>,
+        p: G::B,
+        o: G::B,
+        alpha: i32,
+        beta: i32,
+        passed: bool,
+    ) -> Result<i32, Abort>;
+}
+
+/// The build's own target.
+struct Baseline;
+
+impl Isa for Baseline {
+    fn shallow<G: Geometry, E: Evaluate<G>>(
+        s: &mut Solver<E>,
+        p: G::B,
+        o: G::B,
+        alpha: i32,
+        beta: i32,
+        passed: bool,
+    ) -> Result<i32, Abort> {
+        s.shallow_body::<G, Baseline>(p, o, alpha, beta, passed)
+    }
+    fn deep<G: Geometry, E: Evaluate<G>>(
+        s: &mut Solver<E>,
+        p: G::B,
+        o: G::B,
+        alpha: i32,
+        beta: i32,
+        passed: bool,
+    ) -> Result<i32, Abort> {
+        s.deep_body::<G, Baseline>(p, o, alpha, beta, passed)
+    }
+}
+
+/// x86-64 CPUs with AVX2, BMI1, BMI2, LZCNT and POPCNT (x86-64-v3).
+#[cfg(target_arch = "x86_64")]
+struct Haswell;
+
+#[cfg(target_arch = "x86_64")]
+static HASWELL: once_cell::sync::Lazy<bool> = once_cell::sync::Lazy::new(|| {
+    is_x86_feature_detected!("avx2")
+        && is_x86_feature_detected!("bmi1")
+        && is_x86_feature_detected!("bmi2")
+        && is_x86_feature_detected!("lzcnt")
+        && is_x86_feature_detected!("popcnt")
+});
+
+#[cfg(target_arch = "x86_64")]
+impl Isa for Haswell {
+    #[inline(always)]
+    fn shallow<G: Geometry, E: Evaluate<G>>(
+        s: &mut Solver<E>,
+        p: G::B,
+        o: G::B,
+        alpha: i32,
+        beta: i32,
+        passed: bool,
+    ) -> Result<i32, Abort> {
+        // SAFETY: Haswell is used only when HASWELL found the features.
+        unsafe { shallow_haswell::<G, E>(s, p, o, alpha, beta, passed) }
+    }
+    #[inline(always)]
+    fn deep<G: Geometry, E: Evaluate<G>>(
+        s: &mut Solver<E>,
+        p: G::B,
+        o: G::B,
+        alpha: i32,
+        beta: i32,
+        passed: bool,
+    ) -> Result<i32, Abort> {
+        // SAFETY: as above.
+        unsafe { deep_haswell::<G, E>(s, p, o, alpha, beta, passed) }
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
+unsafe fn shallow_haswell<G: Geometry, E: Evaluate<G>>(
+    s: &mut Solver<E>,
+    p: G::B,
+    o: G::B,
+    alpha: i32,
+    beta: i32,
+    passed: bool,
+) -> Result<i32, Abort> {
+    s.shallow_body::<G, Haswell>(p, o, alpha, beta, passed)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
+unsafe fn deep_haswell<G: Geometry, E: Evaluate<G>>(
+    s: &mut Solver<E>,
+    p: G::B,
+    o: G::B,
+    alpha: i32,
+    beta: i32,
+    passed: bool,
+) -> Result<i32, Abort> {
+    s.deep_body::<G, Haswell>(p, o, alpha, beta, passed)
+}
+
+/// An exact solver over one transposition table; `eval` is the evaluation
+/// of the midgame searches that order moves.
+pub struct Solver<'t, 'b, E> {
+    pub table: &'t mut Table,
+    pub budget: &'t mut Budget<'b>,
+    pub eval: &'t E,
+}
+
+impl<E> Solver<'_, '_, E> {
+    /// The exact score of `pos` if it lies in (alpha, beta); otherwise a bound
+    /// on the same side of the window (fail-soft). At most 64 empties.
+    pub fn solve<G: Geometry>(
+        &mut self,
+        pos: Position<G>,
+        alpha: i32,
+        beta: i32,
+    ) -> Result<i32, Abort>
+    where
+        E: Evaluate<G>,
+    {
+        let (p, o) = (pos.player, pos.opponent);
+        let empties = pos.empties();
+        match empties.count() {
+            0 => Ok(final_score::<G>(p, o)),
+            1 => {
+                self.budget.tick()?;
+                Ok(last_square::<G>(p, o, empties.lowest()))
+            }
+            n if n <= SHALLOW => self.shallow::<G>(p, o, alpha, beta, false),
+            _ => self.deep::<G>(p, o, alpha, beta, false),
+        }
+    }
+
+    /// The best move of `pos` and its exact score (None when the side to
+    /// move must pass or the game is over).
+    pub fn best_move<G: Geometry>(
+        &mut self,
+        pos: Position<G>,
+        alpha: i32,
+        beta: i32,
+    ) -> Result<(Option<u32>, i32), Abort>
+    where
+        E: Evaluate<G>,
+    {
+        let moves = pos.legal_moves();
+        if moves.is_zero() {
+            return Ok((None, self.solve(pos, alpha, beta)?));
+        }
+        let score = self.solve(pos, alpha, beta)?;
+        let best = self
+            .table
+            .probe(key(pos))
+            // A move proved to reach the score (not a fail-low's hint).
+            .filter(|e| e.solved() && e.best != NO_MOVE && e.lower as i32 >= score)
+            .map(|e| e.best as u32)
+            .filter(|&s| s < G::SQUARES && moves.has(s));
+        let best = match best {
+            Some(s) => s,
+            None => {
+                // Small positions are not hashed: find the move that reaches the score.
+                let mut found = None;
+                for sq in moves.squares() {
+                    let child = pos.play_with(sq, pos.flips(sq));
+                    if -self.solve(child, -beta, -alpha)? == score {
+                        found = Some(sq);
+                        break;
+                    }
+                }
+                found.unwrap_or_else(|| moves.lowest())
+            }
+        };
+        Ok((Some(best), score))
+    }
+
+    /// 2..=SHALLOW empties: walk the empties, odd quadrants first.
+    fn shallow<G: Geometry>(
+        &mut self,
+        p: G::B,
+        o: G::B,
+        alpha: i32,
+        beta: i32,
+        passed: bool,
+    ) -> Result<i32, Abort>
+    where
+        E: Evaluate<G>,
+    {
+        #[cfg(target_arch = "x86_64")]
+        if *HASWELL {
+            return Haswell::shallow::<G, E>(self, p, o, alpha, beta, passed);
+        }
+        Baseline::shallow::<G, E>(self, p, o, alpha, beta, passed)
+    }
+
+    /// More than SHALLOW empties: ordered moves, hash table, stability.
+    fn deep<G: Geometry>(
+        &mut self,
+        p: G::B,
+        o: G::B,
+        alpha: i32,
+        beta: i32,
+        passed: bool,
+    ) -> Result<i32, Abort>
+    where
+        E: Evaluate<G>,
+    {
+        #[cfg(target_arch = "x86_64")]
+        if *HASWELL {
+            return Haswell::deep::<G, E>(self, p, o, alpha, beta, passed);
+        }
+        Baseline::deep::<G, E>(self, p, o, alpha, beta, passed)
+    }
+
+    /// The body of [`Solver::shallow`], compiled once per [`Isa`].
+    #[inline(always)]
+    fn shallow_body<G: Geometry, I: Isa>(
+        &mut self,
+        p: G::B,
+        o: G::B,
+        mut alpha: i32,
+        beta: i32,
+        passed: bool,
+    ) -> Result<i32, Abort>
+    where
+        E: Evaluate<G>,
+    {
+        self.budget.tick()?;
+        let empties = !(p | o) & G::ALL;
+        match empties.count() {
+            2 => {
+                let x1 = empties.lowest();
+                let x2 = empties.highest();
+                return Ok(self.two_squares::<G>(p, o, alpha, beta, x1, x2, passed));
+            }
+            3 => return Ok(self.three_squares::<G>(p, o, alpha, beta, empties, passed)),
+            _ => {}
+        }
+        let odd = G::odd_quadrant_empties(empties);
+        let mut best = -INF;
+        for set in [odd, empties & !odd] {
+            let mut rest = set;
+            while !rest.is_zero() {
+                let x = rest.lowest();
+                rest = rest.without_lowest();
+                if (G::neighbours_of(x) & o).is_zero() {
+                    continue;
+                }
+                let f = G::flips(p, o, x);
+                if f.is_zero() {
+                    continue;
+                }
+                let score =
+                    -I::shallow::<G, E>(self, o ^ f, p ^ f ^ G::B::bit(x), -beta, -alpha, false)?;
+                if score > best {
+                    best = score;
+                    if score > alpha {
+                        alpha = score;
+                        if alpha >= beta {
+                            return Ok(best);
+                        }
+                    }
+                }
+            }
+        }
+        if best == -INF {
+            return if passed {
+                Ok(final_score::<G>(p, o))
+            } else {
+                Ok(-I::shallow::<G, E>(self, o, p, -beta, -alpha, true)?)
+            };
+        }
+        Ok(best)
+    }
+
+    /// Exactly two empties, `x1` and `x2`: no move generation, no recursion
+    /// beyond the last square. (No function here calls itself, so that all
+    /// of them inline into the copies of [`Isa`].)
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn two_squares<G: Geometry>(
+        &mut self,
+        p: G::B,
+        o: G::B,
+        alpha: i32,
+        beta: i32,
+        x1: u32,
+        x2: u32,
+        passed: bool,
+    ) -> i32 {
+        self.budget.nodes += 1;
+        if let Some(score) = two_moves::<G>(p, o, beta, x1, x2) {
+            return score;
+        }
+        if passed {
+            return final_score::<G>(p, o);
+        }
+        self.budget.nodes += 1;
+        match two_moves::<G>(o, p, -alpha, x1, x2) {
+            Some(score) => -score,
+            None => final_score::<G>(p, o),
+        }
+    }
+
+    /// Exactly three empties: the square alone in its quadrant first (the
+    /// parity order), then the two others, each scored by `two_squares`.
+    #[inline(always)]
+    fn three_squares<G: Geometry>(
+        &mut self,
+        p: G::B,
+        o: G::B,
+        alpha: i32,
+        beta: i32,
+        empties: G::B,
+        passed: bool,
+    ) -> i32 {
+        self.budget.nodes += 1;
+        if let Some(score) = self.three_moves::<G>(p, o, alpha, beta, empties) {
+            return score;
+        }
+        if passed {
+            return final_score::<G>(p, o);
+        }
+        self.budget.nodes += 1;
+        match self.three_moves::<G>(o, p, -beta, -alpha, empties) {
+            Some(score) => -score,
+            None => final_score::<G>(p, o),
+        }
+    }
+
+    /// The best of `p`'s moves on three empties, None if it has none.
+    #[inline(always)]
+    fn three_moves<G: Geometry>(
+        &mut self,
+        p: G::B,
+        o: G::B,
+        mut alpha: i32,
+        beta: i32,
+        empties: G::B,
+    ) -> Option<i32> {
+        let a = empties.lowest();
+        let c = empties.highest();
+        let b = empties.without_lowest().lowest();
+        let order = if G::quadrant(a) == G::quadrant(b) {
+            [(c, a, b), (a, b, c), (b, a, c)]
+        } else if G::quadrant(a) == G::quadrant(c) {
+            [(b, a, c), (a, b, c), (c, a, b)]
+        } else {
+            [(a, b, c), (b, a, c), (c, a, b)]
+        };
+        let mut best = -INF;
+        for (x, y, z) in order {
+            if (G::neighbours_of(x) & o).is_zero() {
+                continue;
+            }
+            let f = G::flips(p, o, x);
+            if f.is_zero() {
+                continue;
+            }
+            let score =
+                -self.two_squares::<G>(o ^ f, p ^ f ^ G::B::bit(x), -beta, -alpha, y, z, false);
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    if alpha >= beta {
+                        return Some(best);
+                    }
+                }
+            }
+        }
+        (best > -INF).then_some(best)
+    }
+
+    /// The body of [`Solver::deep`], compiled once per [`Isa`].
+    #[inline(always)]
+    fn deep_body<G: Geometry, I: Isa>(
+        &mut self,
+        p: G::B,
+        o: G::B,
+        mut alpha: i32,
+        mut beta: i32,
+        passed: bool,
+    ) -> Result<i32, Abort>
+    where
+        E: Evaluate<G>,
+    {
+        self.budget.tick()?;
+        let empties = !(p | o) & G::ALL;
+        let n = empties.count();
+        if n <= SHALLOW {
+            return I::shallow::<G, E>(self, p, o, alpha, beta, false);
+        }
+        let moves = G::moves(p, o);
+        if moves.is_zero() {
+            if passed {
+                return Ok(-final_score::<G>(o, p));
+            }
+            if G::moves(o, p).is_zero() {
+                return Ok(final_score::<G>(p, o));
+            }
+            return Ok(-I::deep::<G, E>(self, o, p, -beta, -alpha, true)?);
+        }
+        // Stability: the opponent's stable discs cap our score.
+        let squares = G::SQUARES as i32;
+        if squares - 2 * (o.count() as i32) <= alpha {
+            let cap = squares - 2 * G::stable(o, p).count() as i32;
+            if cap <= alpha {
+                return Ok(cap);
+            }
+            beta = beta.min(cap.max(alpha + 1));
+        }
+        let use_hash = n >= HASH_EMPTIES;
+        let k = if use_hash { key_of::<G>(p, o) } else { [0; 2] };
+        let mut hash_move = NO_MOVE;
+        if use_hash {
+            if let Some(e) = self.table.probe(k) {
+                if e.solved() {
+                    let (lo, hi) = (e.lower as i32, e.upper as i32);
+                    if lo >= beta || lo == hi {
+                        return Ok(lo);
+                    }
+                    if hi <= alpha {
+                        return Ok(hi);
+                    }
+                    alpha = alpha.max(lo);
+                    beta = beta.min(hi);
+                }
+                hash_move = e.best;
+            }
+        }
+        // A symmetric position (near the start) needs one move of each
+        // symmetric set.
+        let moves = if n >= G::SYMMETRY_EMPTIES {
+            distinct_moves::<G>(p, o, moves)
+        } else {
+            moves
+        };
+        if use_hash && n >= G::ETC_EMPTIES {
+            if let Some(cut) = self.transposition_cutoff::<G>(p, o, moves, beta) {
+                return Ok(cut);
+            }
+        }
+        let list = self.order_moves::<G>(p, o, moves, hash_move)?;
+        let (alpha0, beta0) = (alpha, beta);
+        let mut best = -INF;
+        let mut best_sq = NO_MOVE;
+        for (i, &(x, f)) in list.as_slice().iter().enumerate() {
+            let (cp, co) = (o ^ f, p ^ f ^ G::B::bit(x));
+            let score = if i == 0 {
+                -I::deep::<G, E>(self, cp, co, -beta, -alpha, false)?
+            } else {
+                let s = -I::deep::<G, E>(self, cp, co, -alpha - 1, -alpha, false)?;
+                if s > alpha && s < beta {
+                    -I::deep::<G, E>(self, cp, co, -beta, -s, false)?
+                } else {
+                    s
+                }
+            };
+            if score > best {
+                best = score;
+                best_sq = x as u16;
+                if score > alpha {
+                    alpha = score;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        if use_hash {
+            let (lo, hi) = if best <= alpha0 {
+                (-squares, best)
+            } else if best >= beta0 {
+                (best, squares)
+            } else {
+                (best, best)
+            };
+            let proven = best > alpha0;
+            self.table
+                .store(k, n.min(255) as u8, true, lo, hi, best_sq, proven);
+        }
+        Ok(best)
+    }
+
+    /// Enhanced transposition cutoff: a move whose resulting position the
+    /// table already proves good enough (its upper bound, negated, reaches
+    /// beta) cuts without being searched.
+    #[inline(always)]
+    fn transposition_cutoff<G: Geometry>(
+        &self,
+        p: G::B,
+        o: G::B,
+        moves: G::B,
+        beta: i32,
+    ) -> Option<i32> {
+        let mut rest = moves;
+        while !rest.is_zero() {
+            let x = rest.lowest();
+            rest = rest.without_lowest();
+            let f = G::flips(p, o, x);
+            if let Some(e) = self.table.probe(key_of::<G>(o ^ f, p ^ f ^ G::B::bit(x))) {
+                if e.solved() && -(e.upper as i32) >= beta {
+                    return Some(-(e.upper as i32));
+                }
+            }
+        }
+        None
+    }
+
+    /// Orders moves: the hash move first, then fewest opponent replies
+    /// (corners counted double), odd-quadrant moves slightly preferred, fewest
+    /// potential replies; with many empties, also the value of a shallow
+    /// midgame search of each reply.
+    #[inline(always)]
+    fn order_moves<G: Geometry>(
+        &mut self,
+        p: G::B,
+        o: G::B,
+        moves: G::B,
+        hash_move: u16,
+    ) -> Result<MoveList<G::B>, Abort>
+    where
+        E: Evaluate<G>,
+    {
+        let mut list = MoveList::new();
+        let empties = !(p | o) & G::ALL;
+        let n = empties.count();
+        let odd = G::odd_quadrant_empties(empties);
+        let search_depth = G::EVAL_ORDER.iter().rposition(|&e| n >= e);
+        let mut rest = moves;
+        while !rest.is_zero() {
+            let x = rest.lowest();
+            rest = rest.without_lowest();
+            let f = G::flips(p, o, x);
+            let (cp, co) = (o ^ f, p ^ f ^ G::B::bit(x));
+            let key = if x as u16 == hash_move {
+                i32::MIN
+            } else {
+                let replies = G::moves(cp, co);
+                let corners = replies & G::CORNERS;
+                let potential = (G::neighbours(co) & !(cp | co) & G::ALL).count() as i32;
+                let mut key = ((replies.count() + corners.count()) as i32) * 256 + potential
+                    - if odd.has(x) { 128 } else { 0 };
+                if let Some(d) = search_depth {
+                    let mut searcher = Searcher {
+                        table: self.table,
+                        budget: self.budget,
+                        eval: self.eval,
+                    };
+                    let inf = super::midgame::INF;
+                    // The reply's value is the opponent's: higher is worse for us.
+                    key += EVAL_ORDER_WEIGHT
+                        * searcher.pvs(Position::<G>::new(cp, co), d as u32, -inf, inf)?;
+                }
+                key
+            };
+            list.insert(key, x, f);
+        }
+        Ok(list)
+    }
+}
+
+/// The most moves a solved position can have: it has at most 64 empties.
+const MAX_MOVES: usize = 64;
+
+/// The moves of a position with their flips, sorted by key as they are
+/// inserted (lists are short). Uninitialised beyond `len`: a deep node makes
+/// one, and clearing 64 slots there would cost more than the sort.
+pub struct MoveList<B> {
+    items: [MaybeUninit<(u32, B)>; MAX_MOVES],
+    keys: [i32; MAX_MOVES],
+    len: usize,
+}
+
+impl<B: Bits> MoveList<B> {
+    #[inline(always)]
+    fn new() -> MoveList<B> {
+        MoveList {
+            items: [const { MaybeUninit::uninit() }; MAX_MOVES],
+            keys: [0; MAX_MOVES],
+            len: 0,
+        }
+    }
+
+    /// Inserts move `x` (flipping `f`) after the moves of lower or equal key.
+    #[inline(always)]
+    fn insert(&mut self, key: i32, x: u32, f: B) {
+        assert!(self.len < MAX_MOVES, "more than {MAX_MOVES} moves to solve");
+        let mut i = self.len;
+        while i > 0 && self.keys[i - 1] > key {
+            self.keys[i] = self.keys[i - 1];
+            self.items[i] = MaybeUninit::new(self.as_slice()[i - 1]);
+            i -= 1;
+        }
+        self.keys[i] = key;
+        self.items[i] = MaybeUninit::new((x, f));
+        self.len += 1;
+    }
+
+    /// The moves, best first.
+    #[inline(always)]
+    pub fn as_slice(&self) -> &[(u32, B)] {
+        // SAFETY: `insert` writes every slot below `len` before `len` covers
+        // it, and the tuple is `Copy` (no drop to run).
+        unsafe { std::slice::from_raw_parts(self.items.as_ptr().cast(), self.len) }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::Rng;
+    use crate::board::*;
+    use crate::eval::V1;
+    use std::sync::atomic::AtomicBool;
+
+    /// Plain minimax of the final score: no pruning, no ordering.
+    pub(crate) fn minimax<G: Geometry>(pos: Position<G>) -> i32 {
+        let moves = pos.legal_moves();
+        if moves.is_zero() {
+            if pos.opponent_moves().is_zero() {
+                return pos.final_score();
+            }
+            return -minimax(pos.pass());
+        }
+        moves
+            .squares()
+            .map(|sq| -minimax(pos.play_with(sq, pos.flips(sq))))
+            .max()
+            .expect("moves is not empty")
+    }
+
+    fn random_position<G: Geometry>(rng: &mut Rng, empties: u32) -> Option<Position<G>> {
+        let mut pos = Position::<G>::start();
+        while pos.empties().count() > empties {
+            let moves: Vec<u32> = pos.legal_moves().squares().collect();
+            if moves.is_empty() {
+                if pos.opponent_moves().is_zero() {
+                    return None;
+                }
+                pos = pos.pass();
+                continue;
+            }
+            pos = pos.play(moves[rng.below(moves.len())]).unwrap();
+        }
+        Some(pos)
+    }
+
+    fn solver_equals_minimax<G: Geometry>(count: usize, max_empties: u32) {
+        let stop = AtomicBool::new(false);
+        let mut table = Table::new(4);
+        let mut rng = Rng::new(42 + G::N as u64);
+        let mut checked = 0;
+        while checked < count {
+            let empties = 1 + rng.below(max_empties as usize) as u32;
+            let Some(pos) = random_position::<G>(&mut rng, empties) else {
+                continue;
+            };
+            let exact = minimax(pos);
+            let mut budget = Budget::new(&stop);
+            let mut s = Solver {
+                table: &mut table,
+                budget: &mut budget,
+                eval: &V1,
+            };
+            assert_eq!(s.solve(pos, -INF, INF).unwrap(), exact, "{pos:?}");
+            assert!(s.solve(pos, exact - 1, exact).unwrap() >= exact);
+            assert!(s.solve(pos, exact, exact + 1).unwrap() <= exact);
+            assert_eq!(s.solve(pos, -1, 1).unwrap().signum(), exact.signum());
+            let (best, score) = s.best_move(pos, -INF, INF).unwrap();
+            assert_eq!(score, exact);
+            if let Some(b) = best {
+                assert_eq!(-minimax(pos.play(b).unwrap()), exact, "{pos:?} move {b}");
+            }
+            checked += 1;
+        }
+    }
+
+    #[test]
+    fn solver_equals_minimax_on_every_size() {
+        solver_equals_minimax::<S6>(60, 11);
+        solver_equals_minimax::<S4>(40, 12);
+        solver_equals_minimax::<S8>(90, 10);
+        solver_equals_minimax::<S8>(10, 12);
+        solver_equals_minimax::<S10>(20, 9);
+        solver_equals_minimax::<S12>(10, 8);
+        solver_equals_minimax::<S14>(10, 8);
+        solver_equals_minimax::<S16>(10, 8);
+    }
+
+    #[test]
+    fn stable_discs_are_never_flipped() {
+        fn check<G: Geometry>() {
+            let mut rng = Rng::new(9);
+            for _ in 0..60 {
+                let empties = 4 + rng.below(G::SQUARES as usize / 2) as u32;
+                let Some(pos) = random_position::<G>(&mut rng, empties) else {
+                    continue;
+                };
+                let (p, o) = (pos.player, pos.opponent);
+                let st = G::stable(p, o);
+                assert!((st & !p).is_zero());
+                for sq in pos.empties().squares() {
+                    assert!((G::flips(o, p, sq) & st).is_zero());
+                }
+            }
+            // A lone corner is stable.
+            assert!(G::stable(G::B::bit(0), G::START_WHITE) == G::B::bit(0));
+        }
+        check::<S4>();
+        check::<S6>();
+        check::<S8>();
+        check::<S10>();
+        check::<S16>();
+    }
+
+    /// The baseline copy of the recursion (which this machine may not run
+    /// by default) gives the same values and node counts as the dispatched
+    /// one.
+    #[test]
+    fn baseline_copy_equals_the_dispatched_one() {
+        fn check<G: Geometry>(count: usize, max_empties: usize) {
+            let stop = AtomicBool::new(false);
+            let mut rng = Rng::new(77);
+            let mut checked = 0;
+            while checked < count {
+                let empties = 3 + rng.below(max_empties - 2) as u32;
+                let Some(pos) = random_position::<G>(&mut rng, empties) else {
+                    continue;
+                };
+                let (p, o) = (pos.player, pos.opponent);
+                let run = |baseline: bool| {
+                    let mut table = Table::new(1);
+                    let mut budget = Budget::new(&stop);
+                    let mut s = Solver {
+                        table: &mut table,
+                        budget: &mut budget,
+                        eval: &V1,
+                    };
+                    let v = match (baseline, empties <= SHALLOW) {
+                        (true, true) => Baseline::shallow::<G, V1>(&mut s, p, o, -INF, INF, false),
+                        (true, false) => Baseline::deep::<G, V1>(&mut s, p, o, -INF, INF, false),
+                        (false, _) => s.solve(pos, -INF, INF),
+                    };
+                    (v.unwrap(), budget.nodes)
+                };
+                assert_eq!(run(true), run(false), "{pos:?}");
+                checked += 1;
+            }
+        }
+        check::<S8>(40, 14);
+        check::<S6>(20, 14);
+        check::<S10>(10, 10);
+    }
+
+    #[test]
+    fn move_list_sorts_by_key() {
+        let mut list = MoveList::<u64>::new();
+        for (k, x) in [(5, 1), (-3, 2), (5, 3), (0, 4)] {
+            list.insert(k, x, 1 << x);
+        }
+        let xs: Vec<u32> = list.as_slice().iter().map(|&(x, _)| x).collect();
+        assert_eq!(xs, vec![2, 4, 1, 3]);
+    }
+}
