@@ -24,7 +24,6 @@
 pub mod bitboard;
 pub mod classic;
 pub mod color;
-pub mod datagen;
 pub mod endgame;
 pub mod engine;
 pub mod error;
@@ -40,7 +39,6 @@ pub mod rng;
 pub mod search;
 pub mod sized;
 pub mod square;
-pub mod training;
 
 pub use bitboard::Bitboard;
 pub use color::Color;
