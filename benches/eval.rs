@@ -13,9 +13,7 @@ fn main() {
         .skip(1)
         .find_map(|a| a.parse().ok())
         .unwrap_or(2000);
-    // Every position of 64 random games from the start, passes included.
-    let games = random_games(64);
-    let positions: Vec<Position> = games.iter().flatten().map(|&(pos, _)| pos).collect();
+    let positions = random_positions(64);
     // The first call builds the edge table: keep it out of the timing.
     let mut checksum = evaluate(Position::start()) as i64;
     let start = Instant::now();
@@ -55,46 +53,18 @@ fn main() {
         n / secs / 1e6,
         secs / n * 1e9
     );
-    // The same evaluation from pattern states kept up to date move by move
-    // (as the search does): the update of each move, then the evaluation.
-    let start = Instant::now();
-    let mut count = 0u64;
-    for _ in 0..rounds {
-        for game in &games {
-            let mut st = othello::pattern::PatternState::new(game[0].0);
-            for &(pos, step) in game {
-                checksum += weights.evaluate_state(black_box(pos), &st) as i64;
-                count += 1;
-                st = match step {
-                    Some((sq, flips)) => st.play(sq, black_box(flips)),
-                    None => st.pass(),
-                };
-            }
-        }
-    }
-    let secs = start.elapsed().as_secs_f64();
-    println!(
-        "trained, incremental (update + evaluation): {count} in {secs:.3} s \
-         ({:.1} M evaluations/s, {:.1} ns each; checksum {checksum})",
-        count as f64 / secs / 1e6,
-        secs / count as f64 * 1e9
-    );
 }
 
-/// A game as (position, the move played from it with its flips, or None for
-/// a pass or the end).
-type Game = Vec<(Position, Option<(u32, u64)>)>;
-
-fn random_games(games: usize) -> Vec<Game> {
+/// Every position of `games` random games from the start, passes included.
+fn random_positions(games: usize) -> Vec<Position> {
     let mut rng = Rng::new(2024);
     let mut out = Vec::new();
     for _ in 0..games {
-        let mut game = Vec::new();
         let mut pos = Position::start();
         loop {
+            out.push(pos);
             let moves = pos.legal_moves();
             if moves.is_empty() {
-                game.push((pos, None));
                 if pos.opponent_moves().is_empty() {
                     break;
                 }
@@ -103,11 +73,8 @@ fn random_games(games: usize) -> Vec<Game> {
             }
             let pick = rng.below(moves.len());
             let sq = pos.legal_moves().nth(pick).expect("a legal move");
-            let flips = othello::position::flips_of(pos.player.0, pos.opponent.0, sq);
-            game.push((pos, Some((sq.index() as u32, flips))));
             pos = pos.play(sq).expect("a legal move plays");
         }
-        out.push(game);
     }
     out
 }

@@ -515,29 +515,14 @@ static void print_log(game *g)
     free(turns);
 }
 
-/* The legal moves `side` would have in the current position: the library
- * counts them for the side to move only, so ask a copy with the turn
- * handed over. */
+/* The legal moves `side` would have in the current position, whoever is to
+ * move (0 for both once the game is over). */
 static int mobility(game *g, othello_color side)
 {
-    if (othello_board_is_game_over(g->board)) {
-        return 0;
+    int moves = othello_board_mobility(g->board, side);
+    if (moves < 0) {
+        fail(g, "board mobility", othello_last_status());
     }
-    if (othello_board_side_to_move(g->board) == side) {
-        return (int)othello_board_legal_moves(g->board, NULL, 0);
-    }
-    char text[BOARD_TEXT_CAP];
-    othello_status st = othello_board_to_string(g->board, text, sizeof text, NULL);
-    if (st != OTHELLO_STATUS_OK) {
-        fail(g, "board string", st);
-    }
-    text[g->size * g->size + 1] = side == OTHELLO_COLOR_BLACK ? 'X' : 'O';
-    othello_board *swapped = othello_board_from_string(text);
-    if (swapped == NULL) {
-        fail(g, "board from string", othello_last_status());
-    }
-    int moves = (int)othello_board_legal_moves(swapped, NULL, 0);
-    othello_board_free(swapped);
     return moves;
 }
 

@@ -24,15 +24,13 @@
 //! and a bias by the number of empty squares (which carries parity).
 //!
 //! Evaluating from scratch costs 46 table reads and two move generations;
-//! `cargo bench --bench eval` measures it against evaluation v1 and against
-//! the incremental form, [`PatternState`]: playing a move updates the
-//! configurations of the instances through the placed and flipped squares
-//! (about 7 instances a square), and a leaf adds the 46 weights by index.
-//! Measured on random games, update + evaluation costs only ~7% less than
-//! reading the patterns from the board (137 vs 147 ns: the time goes to the
-//! weight reads, 334 KB of tables per stage, and the two mobility counts),
-//! so the search, which would pay the update at interior nodes too,
-//! evaluates from scratch.
+//! `cargo bench --bench eval` measures it against evaluation v1. An
+//! incremental form, which updated the configurations of the instances
+//! through the placed and flipped squares (about 7 instances a square), was
+//! measured on random games at only ~7% less than reading the patterns from
+//! the board (137 vs 147 ns: the time goes to the weight reads, 334 KB of
+//! tables per stage, and the two mobility counts), so the search, which
+//! would pay the update at interior nodes too, evaluates from scratch.
 //!
 //! # Weights file (little-endian), version 1
 //!
@@ -271,100 +269,6 @@ static INSTANCE_LIST: Lazy<[Instance; INSTANCES]> = Lazy::new(|| {
     }
     out.try_into().expect("46 pattern instances")
 });
-
-/// The pattern configurations of a position, kept up to date move by move
-/// so that a search need not read every pattern from the board at each
-/// leaf: per instance, the base-3 value of the side to move's discs and of
-/// the opponent's (a configuration index is `mine + 2 * theirs`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct PatternState {
-    mine: [u16; INSTANCES],
-    theirs: [u16; INSTANCES],
-}
-
-/// For each square, the instances that read it and the power of 3 of its
-/// digit there: `TERMS[START[q]..START[q + 1]]`.
-struct SquareTerms {
-    start: [u16; 65],
-    terms: Vec<(u8, u16)>,
-}
-
-static SQUARE_TERMS: Lazy<SquareTerms> = Lazy::new(|| {
-    let mut start = [0u16; 65];
-    let mut terms = Vec::new();
-    for (q, first) in start.iter_mut().take(64).enumerate() {
-        *first = terms.len() as u16;
-        for (i, inst) in INSTANCE_LIST.iter().enumerate() {
-            let mask = PATTERNS[inst.pattern as usize].mask;
-            let t = symmetry(1u64 << q, inst.symmetry as usize);
-            if t & mask != 0 {
-                let rank = (mask & (t - 1)).count_ones();
-                terms.push((i as u8, 3u16.pow(rank)));
-            }
-        }
-    }
-    start[64] = terms.len() as u16;
-    SquareTerms { start, terms }
-});
-
-impl SquareTerms {
-    #[inline(always)]
-    fn of(&self, square: u32) -> &[(u8, u16)] {
-        &self.terms[self.start[square as usize] as usize..self.start[square as usize + 1] as usize]
-    }
-}
-
-impl PatternState {
-    /// The configurations of `pos`, read from the board.
-    pub fn new(pos: Position) -> PatternState {
-        let (ps, os) = (all_symmetries(pos.player), all_symmetries(pos.opponent));
-        let mut st = PatternState {
-            mine: [0; INSTANCES],
-            theirs: [0; INSTANCES],
-        };
-        for (i, inst) in INSTANCE_LIST.iter().enumerate() {
-            let (k, s) = (inst.pattern as usize, inst.symmetry as usize);
-            st.mine[i] = BASE3[pext_soft(ps[s], PATTERNS[k].mask) as usize];
-            st.theirs[i] = BASE3[pext_soft(os[s], PATTERNS[k].mask) as usize];
-        }
-        st
-    }
-
-    /// The state after the side to move plays `square`, flipping `flips`,
-    /// seen by the opponent, who moves next.
-    #[inline]
-    pub fn play(&self, square: u32, flips: u64) -> PatternState {
-        let terms = &*SQUARE_TERMS;
-        // The mover's discs become the child's `theirs`.
-        let mut mover = self.mine;
-        let mut other = self.theirs;
-        for &(i, pw) in terms.of(square) {
-            mover[i as usize] += pw;
-        }
-        let mut rest = flips;
-        while rest != 0 {
-            let q = rest.trailing_zeros();
-            rest &= rest - 1;
-            for &(i, pw) in terms.of(q) {
-                mover[i as usize] += pw;
-                other[i as usize] -= pw;
-            }
-        }
-        PatternState {
-            mine: other,
-            theirs: mover,
-        }
-    }
-
-    /// The state after a pass: the same discs, the other side to move.
-    #[inline]
-    pub fn pass(&self) -> PatternState {
-        PatternState {
-            mine: self.theirs,
-            theirs: self.mine,
-        }
-    }
-}
 
 /// The weight layout of one stage: each pattern's table, then the two
 /// mobility tables, then the bias table.
@@ -769,7 +673,7 @@ impl PatternWeights {
     fn evaluate_with(&self, pos: Position, pext: impl Fn(u64, u64) -> u64) -> i32 {
         let ps = all_symmetries(pos.player);
         let os = all_symmetries(pos.opponent);
-        self.sum_over(pos, |_, inst| {
+        self.sum_over(pos, |inst| {
             let s = inst.symmetry as usize;
             let mask = PATTERNS[inst.pattern as usize].mask;
             BASE3[pext(ps[s], mask) as usize] as usize
@@ -777,26 +681,19 @@ impl PatternWeights {
         })
     }
 
-    /// The evaluation of `pos` from its [`PatternState`] (kept up to date
-    /// move by move): the same value as [`PatternWeights::evaluate`].
-    #[inline]
-    pub fn evaluate_state(&self, pos: Position, st: &PatternState) -> i32 {
-        self.sum_over(pos, |i, _| st.mine[i] as usize + 2 * st.theirs[i] as usize)
-    }
-
-    /// The evaluation of `pos` given `config(i, instance)`, the
-    /// configuration index of each instance: its pattern weights plus the
-    /// mobility and bias weights, clamped.
+    /// The evaluation of `pos` given `config(instance)`, the configuration
+    /// index of each instance: its pattern weights plus the mobility and bias
+    /// weights, clamped.
     #[inline(always)]
-    fn sum_over(&self, pos: Position, config: impl Fn(usize, &Instance) -> usize) -> i32 {
+    fn sum_over(&self, pos: Position, config: impl Fn(&Instance) -> usize) -> i32 {
         let f = &*FEATURES;
         let (p, o) = (pos.player, pos.opponent);
         let empties = (!(p | o)).count_ones();
         let base = self.stage_of(empties) * f.len;
         let w = &self.weights[base..base + f.len];
         let mut sum = 0i32;
-        for (i, inst) in INSTANCE_LIST.iter().enumerate() {
-            sum += w[f.offsets[inst.pattern as usize] + config(i, inst)] as i32;
+        for inst in INSTANCE_LIST.iter() {
+            sum += w[f.offsets[inst.pattern as usize] + config(inst)] as i32;
         }
         let (mp, mo) = mobility(p, o);
         sum += w[f.mobility_offset + mp] as i32
@@ -905,36 +802,6 @@ mod tests {
         for pos in random_positions(2, 30) {
             assert_eq!(w.evaluate(pos), w.evaluate_reference(pos), "{pos:?}");
             assert_eq!(w.evaluate(pos), w.evaluate_with(pos, pext_soft));
-        }
-    }
-
-    /// Along random games (passes included), the state updated move by
-    /// move equals the state read from the board, and evaluating from it
-    /// gives the from-scratch value.
-    #[test]
-    fn incremental_state_matches_from_scratch() {
-        let w = random_weights(11);
-        let mut rng = Rng::new(5);
-        for _ in 0..200 {
-            let mut pos = Position::start();
-            let mut st = PatternState::new(pos);
-            loop {
-                assert_eq!(st, PatternState::new(pos));
-                assert_eq!(w.evaluate_state(pos, &st), w.evaluate(pos));
-                let moves: Vec<u32> = pos.legal_moves().squares().collect();
-                if moves.is_empty() {
-                    if pos.opponent_moves().is_zero() {
-                        break;
-                    }
-                    pos = pos.pass();
-                    st = st.pass();
-                    continue;
-                }
-                let sq = moves[rng.below(moves.len())];
-                let flips = crate::board::s8::flips_of(pos.player, pos.opponent, sq);
-                st = st.play(sq, flips);
-                pos = pos.play(sq).unwrap();
-            }
         }
     }
 

@@ -15,8 +15,9 @@
 
 #include "othello.h"
 
+#include "check.h"
+
 #include <limits.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,41 +25,6 @@
 #ifndef __STDC_NO_THREADS__
 #include <threads.h>
 #endif
-
-/* ------------------------------------------------------------------------ */
-/* Check bookkeeping                                                         */
-
-static long g_checks;
-static long g_failures;
-
-static void fail_line(int line, const char *what)
-{
-    g_failures++;
-    printf("FAIL api_test.c:%d: %s\n", line, what);
-    fflush(stdout);
-}
-
-static void failf(int line, const char *fmt, ...)
-{
-    va_list ap;
-    g_failures++;
-    printf("FAIL api_test.c:%d: ", line);
-    va_start(ap, fmt);
-    vprintf(fmt, ap);
-    va_end(ap);
-    printf("\n");
-    fflush(stdout);
-}
-
-static void check_at(int line, int ok, const char *what)
-{
-    g_checks++;
-    if (!ok) {
-        fail_line(line, what);
-    }
-}
-
-#define CHECK(cond) check_at(__LINE__, (cond) ? 1 : 0, #cond)
 
 static const char *status_name(othello_status s)
 {
@@ -104,37 +70,29 @@ static void check_last_error_set(int line, const char *expr, othello_status want
     char text[512];
     size_t n = 0;
     othello_status last = othello_last_status();
-    g_checks++;
-    if (last != want) {
-        failf(line, "%s: othello_last_status() is %s, want %s", expr,
-                 status_name(last), status_name(want));
-    }
-    g_checks++;
+    check_at(__FILE__, line, last == want, "%s: othello_last_status() is %s, want %s", expr,
+             status_name(last), status_name(want));
     memset(text, 0, sizeof text);
-    if (othello_last_error(text, sizeof text, &n) != OTHELLO_STATUS_OK || n == 0 ||
-        strlen(text) != n) {
-        failf(line, "%s: othello_last_error() is not a non-empty message", expr);
-    }
+    check_at(__FILE__, line,
+             othello_last_error(text, sizeof text, &n) == OTHELLO_STATUS_OK && n != 0 &&
+                 strlen(text) == n,
+             "%s: othello_last_error() is not a non-empty message", expr);
 }
 
 /* After a success: the last status is still the primed one. */
 static void check_last_error_kept(int line, const char *expr, othello_status primed)
 {
     othello_status last = othello_last_status();
-    g_checks++;
-    if (last != primed) {
-        failf(line, "%s: succeeded but changed othello_last_status() from %s to %s", expr,
-                 status_name(primed), status_name(last));
-    }
+    check_at(__FILE__, line, last == primed,
+             "%s: succeeded but changed othello_last_status() from %s to %s", expr,
+             status_name(primed), status_name(last));
 }
 
 static void check_status_at(int line, const char *expr, othello_status got, othello_status want,
                             othello_status primed)
 {
-    g_checks++;
-    if (got != want) {
-        failf(line, "%s returned %s (%d), want %s (%d)", expr, status_name(got),
-                 (int)got, status_name(want), (int)want);
+    if (!check_at(__FILE__, line, got == want, "%s returned %s (%d), want %s (%d)", expr,
+                  status_name(got), (int)got, status_name(want), (int)want)) {
         return;
     }
     if (want == OTHELLO_STATUS_OK) {
@@ -155,9 +113,7 @@ static void check_status_at(int line, const char *expr, othello_status got, othe
 static void check_value_at(int line, const char *expr, long long got, long long want,
                            othello_status want_status, othello_status primed)
 {
-    g_checks++;
-    if (got != want) {
-        failf(line, "%s returned %lld, want %lld", expr, got, want);
+    if (!check_at(__FILE__, line, got == want, "%s returned %lld, want %lld", expr, got, want)) {
         return;
     }
     if (want_status == OTHELLO_STATUS_OK) {
@@ -185,12 +141,11 @@ static void check_value_at(int line, const char *expr, long long got, long long 
         othello_board *h_;                                                         \
         (void)prime_last_error(want_status);                                       \
         h_ = (call);                                                               \
-        g_checks++;                                                                \
-        if (h_ != NULL) {                                                          \
-            fail_line(__LINE__, #call " did not return NULL");                     \
-            othello_board_free(h_);                                                \
-        } else {                                                                   \
+        if (check_at(__FILE__, __LINE__, h_ == NULL, "%s did not return NULL",     \
+                     #call)) {                                                     \
             check_last_error_set(__LINE__, #call, (want_status));                  \
+        } else {                                                                   \
+            othello_board_free(h_);                                                \
         }                                                                          \
     } while (0)
 
@@ -245,14 +200,11 @@ static int same_all(const snapshot *a, const snapshot *b)
 
 static void expect_same_at(int line, const char *what, const snapshot *now, const snapshot *want)
 {
-    g_checks++;
-    if (!same_all(now, want)) {
-        failf(line, "%s: game changed or unreadable:\n    now  [%s] \"%s\" move %d undo %d redo %d"
-                 "\n    want [%s] \"%s\" move %d undo %d redo %d",
-                 what, now->board, now->transcript, now->move_number, now->can_undo,
-                 now->can_redo, want->board, want->transcript, want->move_number,
-                 want->can_undo, want->can_redo);
-    }
+    check_at(__FILE__, line, same_all(now, want),
+             "%s: game changed or unreadable:\n    now  [%s] \"%s\" move %d undo %d redo %d"
+             "\n    want [%s] \"%s\" move %d undo %d redo %d",
+             what, now->board, now->transcript, now->move_number, now->can_undo, now->can_redo,
+             want->board, want->transcript, want->move_number, want->can_undo, want->can_redo);
 }
 
 #define EXPECT_UNCHANGED(b, before)                                                \
@@ -337,13 +289,14 @@ static void check_counts(int line, const othello_board *b)
             agree = 0;
         }
     }
-    check_at(line, s.ok, "board readable");
-    check_at(line, black >= 0 && white >= 0 && empty >= 0 && black + white + empty == 64,
+    check_at(__FILE__, line, s.ok, "board readable");
+    check_at(__FILE__, line,
+             black >= 0 && white >= 0 && empty >= 0 && black + white + empty == 64,
              "counts add up to 64");
-    check_at(line, black == nb && white == nw && empty == ne,
+    check_at(__FILE__, line, black == nb && white == nw && empty == ne,
              "othello_board_count agrees with othello_board_get");
-    check_at(line, agree, "othello_board_get agrees with the board string");
-    check_at(line,
+    check_at(__FILE__, line, agree, "othello_board_get agrees with the board string");
+    check_at(__FILE__, line,
              s.board[64] == ' ' &&
                  s.board[65] == (s.side == OTHELLO_COLOR_BLACK ? 'X' : 'O') &&
                  s.board[66] == '\0',
@@ -406,7 +359,7 @@ static void test_full_game(void)
         size_t nmoves;
 
         if (ply >= 100) {
-            check_at(__LINE__, 0, "game too long: more than 100 turns");
+            check_at(__FILE__, __LINE__, 0, "game too long: more than 100 turns");
             break;
         }
         check_counts(__LINE__, b);
@@ -615,13 +568,9 @@ static void test_full_game(void)
     for (i = (size_t)ply; i > 0; i--) {
         EXPECT_STATUS(othello_board_undo(b), OTHELLO_STATUS_OK);
         now = take(b);
-        g_checks++;
-        if (!same_game(&now, &g_plies[i - 1])) {
-            printf("FAIL api_test.c:%d: after undo to turn %d: [%s] \"%s\", want [%s] \"%s\"\n",
-                   __LINE__, (int)i, now.board, now.transcript, g_plies[i - 1].board,
-                   g_plies[i - 1].transcript);
-            g_failures++;
-        }
+        check_at(__FILE__, __LINE__, same_game(&now, &g_plies[i - 1]),
+                 "after undo to turn %d: [%s] \"%s\", want [%s] \"%s\"", (int)i, now.board,
+                 now.transcript, g_plies[i - 1].board, g_plies[i - 1].transcript);
         CHECK(now.can_redo);
         CHECK(now.can_undo == (i > 1));
     }
@@ -635,13 +584,9 @@ static void test_full_game(void)
     for (i = 1; i <= (size_t)ply; i++) {
         EXPECT_STATUS(othello_board_redo(b), OTHELLO_STATUS_OK);
         now = take(b);
-        g_checks++;
-        if (!same_game(&now, &g_plies[i])) {
-            printf("FAIL api_test.c:%d: after redo to turn %d: [%s] \"%s\", want [%s] \"%s\"\n",
-                   __LINE__, (int)i, now.board, now.transcript, g_plies[i].board,
-                   g_plies[i].transcript);
-            g_failures++;
-        }
+        check_at(__FILE__, __LINE__, same_game(&now, &g_plies[i]),
+                 "after redo to turn %d: [%s] \"%s\", want [%s] \"%s\"", (int)i, now.board,
+                 now.transcript, g_plies[i].board, g_plies[i].transcript);
         CHECK(now.can_undo);
         CHECK(now.can_redo == (i < (size_t)ply));
     }
@@ -1424,10 +1369,5 @@ int main(void)
     test_threads();
 #endif
 
-    if (g_failures != 0) {
-        printf("api_test: %ld of %ld checks FAILED\n", g_failures, g_checks);
-        return 1;
-    }
-    printf("api_test: %ld checks passed\n", g_checks);
-    return 0;
+    return check_summary("api_test");
 }

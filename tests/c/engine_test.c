@@ -16,21 +16,12 @@
 
 #include "othello.h"
 
+#include "check.h"
+
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
-
-static long checks, failures;
-
-#define CHECK(cond)                                                            \
-    do {                                                                       \
-        checks++;                                                              \
-        if (!(cond)) {                                                         \
-            failures++;                                                        \
-            printf("FAIL engine_test.c:%d: %s\n", __LINE__, #cond);            \
-        }                                                                      \
-    } while (0)
 
 static double now_ms(void)
 {
@@ -349,10 +340,5 @@ int main(void)
     test_stop_busy_and_time();
     test_seeded_randomness();
     test_match_against_classic();
-    if (failures) {
-        printf("engine_test: %ld of %ld checks failed\n", failures, checks);
-        return 1;
-    }
-    printf("engine_test: %ld checks passed\n", checks);
-    return 0;
+    return check_summary("engine_test");
 }

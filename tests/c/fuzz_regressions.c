@@ -13,21 +13,12 @@
 
 #define _POSIX_C_SOURCE 200809L
 
+#include "check.h"
+
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/resource.h>
-
-static long checks, failures;
-
-#define CHECK(cond)                                                            \
-    do {                                                                       \
-        checks++;                                                              \
-        if (!(cond)) {                                                         \
-            failures++;                                                        \
-            printf("FAIL fuzz_regressions.c:%d: %s\n", __LINE__, #cond);       \
-        }                                                                      \
-    } while (0)
 
 static int progress_calls;
 
@@ -194,10 +185,5 @@ int main(int argc, char **argv)
     } else {
         test_struct_size_inside_a_field();
     }
-    if (failures != 0) {
-        printf("fuzz_regressions: %ld of %ld checks failed\n", failures, checks);
-        return 1;
-    }
-    printf("fuzz_regressions: %ld checks passed\n", checks);
-    return 0;
+    return check_summary("fuzz_regressions");
 }

@@ -18,33 +18,22 @@
 
 #include "othello.h"
 
+#include "check.h"
+
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static long g_checks;
-static long g_failures;
-
-static void check_at(int line, int ok, const char *what)
-{
-    g_checks++;
-    if (!ok) {
-        g_failures++;
-        printf("FAIL sizes_test.c:%d: %s\n", line, what);
-        fflush(stdout);
-    }
-}
-
-#define CHECK(cond) check_at(__LINE__, (cond) ? 1 : 0, #cond)
 
 /* The last call failed with `want` and left a non-empty detail message. */
 static void check_failed(int line, othello_status want)
 {
     char text[512];
     size_t n = 0;
-    check_at(line, othello_last_status() == want, "othello_last_status() == want");
-    check_at(line,
+    othello_status last = othello_last_status();
+    check_at(__FILE__, line, last == want, "othello_last_status() is %d, want %d", (int)last,
+             (int)want);
+    check_at(__FILE__, line,
              othello_last_error(text, sizeof text, &n) == OTHELLO_STATUS_OK && n > 0 &&
                  strlen(text) == n,
              "a detail message after the failure");
@@ -411,10 +400,5 @@ int main(void)
     }
     test_solve_6x6(e);
     othello_engine_free(e);
-    if (g_failures > 0) {
-        printf("sizes_test: %ld of %ld checks failed\n", g_failures, g_checks);
-        return 1;
-    }
-    printf("sizes_test: %ld checks passed\n", g_checks);
-    return 0;
+    return check_summary("sizes_test");
 }

@@ -37,6 +37,8 @@
 
 #include "othello.h"
 
+#include "check.h"
+
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -56,22 +58,8 @@
 #define QUEUE_CAP 8
 #define FIXED_LEVEL 4
 
-static atomic_long checks, failures;
 static atomic_long n_search_ok, n_search_stopped, n_busy, n_analyze_ok, n_analyze_stopped;
 static atomic_long n_stops, n_clones, n_private_engines, n_busy_rounds, n_parses;
-static pthread_mutex_t print_lock = PTHREAD_MUTEX_INITIALIZER;
-
-#define CHECK(cond)                                                            \
-    do {                                                                       \
-        atomic_fetch_add(&checks, 1);                                          \
-        if (!(cond)) {                                                         \
-            atomic_fetch_add(&failures, 1);                                    \
-            pthread_mutex_lock(&print_lock);                                   \
-            printf("FAIL stress.c:%d: %s\n", __LINE__, #cond);                 \
-            fflush(stdout);                                                    \
-            pthread_mutex_unlock(&print_lock);                                 \
-        }                                                                      \
-    } while (0)
 
 /* ------------------------------------------------------------- shared state */
 
@@ -555,11 +543,5 @@ int main(int argc, char **argv)
            atomic_load(&n_analyze_stopped), atomic_load(&n_stops), atomic_load(&n_clones),
            atomic_load(&n_parses), atomic_load(&n_private_engines),
            atomic_load(&n_busy_rounds));
-    if (atomic_load(&failures) != 0) {
-        printf("stress: %ld of %ld checks failed\n", atomic_load(&failures),
-               atomic_load(&checks));
-        return 1;
-    }
-    printf("stress: %ld checks passed\n", atomic_load(&checks));
-    return 0;
+    return check_summary("stress");
 }

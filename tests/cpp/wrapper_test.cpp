@@ -2,48 +2,34 @@
 // with g++ -std=c++17 (and -std=c++20) -Wall -Wextra -Wpedantic -Werror,
 // against the shared library, and against the static one under
 // AddressSanitizer + UBSan (which also checks that every handle is freed).
-// Prints "ok N checks" and exits 0 when every check passes.
+// Prints "wrapper_test: N checks passed" and exits 0 when every check passes
+// (the checks are those of tests/c/check.h).
 
 #include <atomic>
 #include <chrono>
-#include <cstdio>
-#include <cstdlib>
 #include <string>
 #include <thread>
 #include <type_traits>
 #include <utility>
 #include <vector>
 
+#include "../c/check.h"
 #include "othello.hpp"
-
-static int checks = 0;
-static int failures = 0;
-
-#define CHECK(cond)                                                                  \
-    do {                                                                             \
-        checks++;                                                                    \
-        if (!(cond)) {                                                               \
-            failures++;                                                              \
-            std::fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
-        }                                                                            \
-    } while (0)
 
 // Runs `f`, which must throw othello::error with status `code`.
 template <typename F>
-static void expect_error(othello::status code, F f, const char *what) {
-    checks++;
+static void expect_error_at(int line, othello::status code, F f, const char *what) {
     try {
         f();
-        failures++;
-        std::fprintf(stderr, "%s: no exception\n", what);
+        check_at(__FILE__, line, 0, "%s: no exception", what);
     } catch (const othello::error &e) {
-        if (e.code() != code) {
-            failures++;
-            std::fprintf(stderr, "%s: status %d, expected %d (%s)\n", what, static_cast<int>(e.code()),
-                         static_cast<int>(code), e.what());
-        }
+        check_at(__FILE__, line, e.code() == code, "%s: status %d, expected %d (%s)", what,
+                 static_cast<int>(e.code()), static_cast<int>(code), e.what());
     }
 }
+
+// EXPECT_ERROR(code, f, what); variadic so that commas in the lambda pass.
+#define EXPECT_ERROR(code, ...) expect_error_at(__LINE__, (code), __VA_ARGS__)
 
 static const char *const ffo1 = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X";
 static const char *const pass_position = "XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXOO- O";
@@ -72,15 +58,15 @@ static void test_board() {
     CHECK(b.transcript() == "f5");
     CHECK(b.to_string().size() == 66 && b.to_string().back() == 'O');
 
-    expect_error(othello::status::illegal_move, [&] { b.play("a1"); }, "play a1");
-    expect_error(othello::status::invalid_square, [&] { b.play(64); }, "play 64");
-    expect_error(othello::status::invalid_square, [&] { b.at(-1); }, "at -1");
-    expect_error(othello::status::parse_error, [&] { b.play("z9"); }, "play z9");
-    expect_error(othello::status::cannot_pass, [&] { b.pass_turn(); }, "pass");
-    expect_error(othello::status::invalid_argument, [&] { b.count(static_cast<othello::color>(7)); }, "count 7");
-    expect_error(othello::status::parse_error, [] { othello::board::from_string("XO"); }, "from_string");
-    expect_error(othello::status::parse_error, [] { othello::board::from_transcript("f5z9"); }, "from_transcript");
-    expect_error(othello::status::invalid_square, [] { othello::square_name(99); }, "square_name 99");
+    EXPECT_ERROR(othello::status::illegal_move, [&] { b.play("a1"); }, "play a1");
+    EXPECT_ERROR(othello::status::invalid_square, [&] { b.play(64); }, "play 64");
+    EXPECT_ERROR(othello::status::invalid_square, [&] { b.at(-1); }, "at -1");
+    EXPECT_ERROR(othello::status::parse_error, [&] { b.play("z9"); }, "play z9");
+    EXPECT_ERROR(othello::status::cannot_pass, [&] { b.pass_turn(); }, "pass");
+    EXPECT_ERROR(othello::status::invalid_argument, [&] { b.count(static_cast<othello::color>(7)); }, "count 7");
+    EXPECT_ERROR(othello::status::parse_error, [] { othello::board::from_string("XO"); }, "from_string");
+    EXPECT_ERROR(othello::status::parse_error, [] { othello::board::from_transcript("f5z9"); }, "from_transcript");
+    EXPECT_ERROR(othello::status::invalid_square, [] { othello::square_name(99); }, "square_name 99");
     CHECK(b.transcript() == "f5");  // the failures changed nothing
 
     try {
@@ -108,17 +94,17 @@ static void test_board() {
     othello::board copy = b.clone();
     b.undo();
     b.undo();
-    expect_error(othello::status::nothing_to_undo, [&] { b.undo(); }, "undo");
+    EXPECT_ERROR(othello::status::nothing_to_undo, [&] { b.undo(); }, "undo");
     b.redo();
     b.redo();
-    expect_error(othello::status::nothing_to_redo, [&] { b.redo(); }, "redo");
+    EXPECT_ERROR(othello::status::nothing_to_redo, [&] { b.redo(); }, "redo");
     CHECK(b.to_string() == copy.to_string());
     CHECK(copy.history() == b.history());
 
     // Moves: the moved-from handle is empty and says so.
     othello::board moved = std::move(copy);
     CHECK(moved.move_number() == 3);
-    expect_error(othello::status::null_argument, [&] { (void)copy.move_number(); }, "moved-from");
+    EXPECT_ERROR(othello::status::null_argument, [&] { (void)copy.move_number(); }, "moved-from");
     copy = std::move(moved);
     CHECK(copy.move_number() == 3);
     copy = othello::board::from_transcript("f5d6c3d3c4");
@@ -146,7 +132,7 @@ static void test_board() {
         turns++;
     }
     CHECK(turns == 20 && big.history().size() == 20);
-    expect_error(othello::status::invalid_argument, [] { othello::board::sized(5); }, "size 5");
+    EXPECT_ERROR(othello::status::invalid_argument, [] { othello::board::sized(5); }, "size 5");
 #endif
 }
 
@@ -180,16 +166,16 @@ static void test_engine() {
         CHECK(err.code() == othello::status::invalid_argument);
         CHECK(err.detail().find("limits.level") != std::string::npos);
     }
-    expect_error(othello::status::invalid_argument, [&] { e.search(b, othello::search_limits{}.time_limit_ms(-1)); },
+    EXPECT_ERROR(othello::status::invalid_argument, [&] { e.search(b, othello::search_limits{}.time_limit_ms(-1)); },
                  "time");
-    expect_error(othello::status::invalid_argument,
+    EXPECT_ERROR(othello::status::invalid_argument,
                  [&] { e.search(b, othello::search_limits{}.with_strategy(othello::strategy::classic, 10)); },
                  "classic_depth");
     auto over = othello::board::from_string(pass_position);
     over.pass_turn();
     over.play("h8");
-    expect_error(othello::status::game_over, [&] { e.search(over); }, "game over");
-    expect_error(othello::status::game_over, [&] { over.best_move(1); }, "best_move game over");
+    EXPECT_ERROR(othello::status::game_over, [&] { e.search(over); }, "game over");
+    EXPECT_ERROR(othello::status::game_over, [&] { over.best_move(1); }, "best_move game over");
 
     // Strategies and seeds.
     for (auto s : {othello::strategy::engine, othello::strategy::classic, othello::strategy::corners,
@@ -221,7 +207,7 @@ static void test_engine() {
         });
     });
     while (!inside) std::this_thread::sleep_for(std::chrono::milliseconds(1));
-    expect_error(othello::status::busy, [&] { e.search(b); }, "busy");
+    EXPECT_ERROR(othello::status::busy, [&] { e.search(b); }, "busy");
     release = true;
     holder.join();
 
@@ -243,16 +229,11 @@ static void test_engine() {
     CHECK(b.is_legal(moved.search(b, othello::search_limits{}.level(1)).move));
     e.stop();  // a moved-from engine: harmless
     moved.clear();
-    expect_error(othello::status::invalid_argument, [] { othello::engine huge{1u << 20}; }, "hash");
+    EXPECT_ERROR(othello::status::invalid_argument, [] { othello::engine huge{1u << 20}; }, "hash");
 }
 
 int main() {
     test_board();
     test_engine();
-    if (failures > 0) {
-        std::fprintf(stderr, "%d of %d checks failed\n", failures, checks);
-        return EXIT_FAILURE;
-    }
-    std::printf("ok %d checks\n", checks);
-    return EXIT_SUCCESS;
+    return check_summary("wrapper_test");
 }

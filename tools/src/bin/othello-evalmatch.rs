@@ -1,7 +1,8 @@
 //! A match between two evaluations at equal fixed search depth.
 //!
 //! ```text
-//! cargo run --release --bin othello-evalmatch -- [--games 200] [--depth 4] [--exact 0] \
+//! cargo run --release -p othello-tools --bin othello-evalmatch -- \
+//!     [--games 200] [--depth 4] [--exact 0] \
 //!     [--plies 8] [--seed 1] [--threads N] [--weights FILE] [--b-weights FILE]
 //! ```
 //!

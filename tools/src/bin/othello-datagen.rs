@@ -1,19 +1,20 @@
 //! Self-play data generation for the pattern evaluation.
 //!
 //! ```text
-//! cargo run --release --bin othello-datagen -- --out data/games.bin --games 20000 \
+//! cargo run --release -p othello-tools --bin othello-datagen -- \
+//!     --out data/games.bin --games 20000 \
 //!     [--threads N] [--minutes M] [--seed S] [--depth D] [--exact E]
 //! ```
 //!
-//! Plays games `0..games` (see `othello::datagen`) on `threads` threads (all
-//! cores by default) and appends them to `--out` in game order. The file is a
+//! Plays games `0..games` (see `othello_tools::datagen`) on `threads` threads
+//! (all cores by default) and appends them to `--out` in game order. The file is a
 //! pure function of its parameters and the game count: stop it at any time
 //! (Ctrl-C or `--minutes`) and run the same command again to resume where it
 //! stopped; the parameters are read back from the file. A progress line on
 //! stderr shows games, positions, rates and the ETA.
 
-use othello::datagen::{encode_header, play_game, read_games, GenParams};
 use othello::engine::Engine;
+use othello_tools::datagen::{encode_header, play_game, read_games, GenParams};
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};

@@ -21,11 +21,9 @@
 //! the value of the position before the ply from the side to move's point of
 //! view (i16, centi-discs; exact plies hold the exact score times 100).
 
-use crate::engine::{Engine, Limits};
-use crate::error::Error;
-use crate::position::Position;
-use crate::rng::Rng;
-use crate::square::Square;
+use othello::engine::{Engine, Limits};
+use othello::rng::Rng;
+use othello::{Error, Position, Square};
 use std::sync::atomic::AtomicBool;
 
 /// The file magic.

@@ -1,7 +1,8 @@
 //! Trains the pattern evaluation on self-play games.
 //!
 //! ```text
-//! cargo run --release --bin othello-train -- --games data/games.bin [--games MORE.bin] \
+//! cargo run --release -p othello-tools --bin othello-train -- \
+//!     --games data/games.bin [--games MORE.bin] \
 //!     --out weights/pattern.bin [--stages 12] [--width 5] [--lambda 4] \
 //!     [--iterations 120] [--mix 0] [--validation 20] [--threads N] [--max-games N]
 //! ```
@@ -12,10 +13,10 @@
 //! result, which is exact from the file's `exact_empties` on), then writes
 //! the weights file.
 
-use othello::datagen::{read_games, GameRecord};
 use othello::eval::evaluate;
 use othello::pattern::PatternWeights;
-use othello::training::{mae, rows_of, stage_rows, train, Row, TrainOptions};
+use othello_tools::datagen::{read_games, GameRecord};
+use othello_tools::training::{mae, rows_of, stage_rows, train, Row, TrainOptions};
 use std::time::Instant;
 
 fn usage() -> ! {

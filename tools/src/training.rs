@@ -10,8 +10,8 @@
 //! Configurations never seen keep weight 0.
 
 use crate::datagen::{GameRecord, PlyKind};
-use crate::pattern::{feature_indices, PatternWeights, ACTIVE, FEATURES};
-use crate::position::Position;
+use othello::pattern::{feature_indices, PatternWeights, ACTIVE, FEATURES};
+use othello::Position;
 
 /// One labelled position, as features.
 #[derive(Clone, Copy)]
@@ -203,7 +203,7 @@ pub fn mae(rows: &[&Row], eval: impl Fn(&Row) -> i32) -> f64 {
 mod tests {
     use super::*;
     use crate::datagen::{play_game, GenParams};
-    use crate::engine::Engine;
+    use othello::engine::Engine;
 
     #[test]
     fn a_small_fit_beats_predicting_zero_and_matches_its_weights() {

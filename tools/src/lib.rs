@@ -1,0 +1,12 @@
+//! othello-tools: the programs behind the library's trained evaluation,
+//! kept out of the library so that building it, or anything linking it,
+//! does not build them.
+//!
+//! [`datagen`] plays and stores the self-play games (`othello-datagen`),
+//! [`training`] fits the pattern weights to them (`othello-train`);
+//! `othello-evalmatch` plays two evaluations against each other. The weights
+//! file format and the pattern features are the library's
+//! (`othello::pattern`).
+
+pub mod datagen;
+pub mod training;
