@@ -1,11 +1,7 @@
-//! Perft benchmark: `cargo bench --bench perft -- [DEPTH] [SIZE] [--generic]`
-//! (defaults: depth 11, size 8). Prints depth, leaves, time and leaves per
-//! second from the start position. Size 8 runs the dedicated 8x8 code; the
-//! other even sizes 4..16 (and 8 with `--generic`) the generic code of
-//! `othello::sized`.
+//! Perft benchmark: `cargo bench --bench perft -- [DEPTH] [SIZE]` (defaults:
+//! depth 11, size 8). Prints depth, leaves, time and leaves per second from
+//! the start position of the `SIZE`x`SIZE` board (the even sizes 4..16).
 
-use othello::perft::perft;
-use othello::Position;
 use std::time::Instant;
 
 fn main() {
@@ -13,22 +9,14 @@ fn main() {
     let numbers: Vec<u32> = args.iter().filter_map(|a| a.parse().ok()).collect();
     let depth = numbers.first().copied().unwrap_or(11);
     let size = numbers.get(1).copied().unwrap_or(8);
-    let generic = args.iter().any(|a| a == "--generic");
     let start = Instant::now();
-    let leaves = if size == 8 && !generic {
-        perft(Position::start(), depth)
-    } else {
-        othello::sized::perft_start(size.into(), depth)
-            .unwrap_or_else(|| panic!("size {size}: the sizes are the even numbers 4..16"))
-    };
+    let leaves = othello::any::perft_start(size.into(), depth)
+        .unwrap_or_else(|| panic!("size {size}: the sizes are the even numbers 4..16"));
     let secs = start.elapsed().as_secs_f64();
-    let board = if size == 8 && !generic {
+    let board = if size == 8 {
         String::new()
     } else {
-        format!(
-            " on {size}x{size}{}",
-            if generic { " (generic)" } else { "" }
-        )
+        format!(" on {size}x{size}")
     };
     println!(
         "perft({depth}){board} = {leaves} leaves in {secs:.3} s ({:.1} M leaves/s)",

@@ -7,8 +7,9 @@
 //! position of the NxN board (4 or 6: bigger boards take far too long) and
 //! prints the perfect-play result, the best move, time and nodes.
 
+use othello::board::S8;
 use othello::engine::{Engine, Limits};
-use othello::notation::parse_board;
+use othello::notation::{parse_board, square_name};
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
@@ -36,9 +37,9 @@ fn main() {
     let mut engine = Engine::new(mb);
     // OTHELLO_EVAL=trained: the trained pattern evaluation orders the moves.
     if std::env::var("OTHELLO_EVAL").as_deref() == Ok("trained") {
-        engine.set_evaluator(othello::pattern::Evaluator::trained());
+        engine.set_evaluator(othello::eval::Evaluator::trained());
     } else if std::env::var("OTHELLO_EVAL").as_deref() == Ok("v1") {
-        engine.set_evaluator(othello::pattern::Evaluator::V1);
+        engine.set_evaluator(othello::eval::Evaluator::V1);
     }
     println!("evaluation: {:?}", engine.evaluator());
     let mut limits = Limits::level(0).expect("level 0 exists");
@@ -50,7 +51,7 @@ fn main() {
             continue;
         }
         let board = format!("{} {}", &line[..64], &line[65..66]);
-        let game = parse_board(&board).expect("valid obf board");
+        let game = parse_board::<S8>(&board).expect("valid obf board");
         let expected: i32 = line
             .split(';')
             .nth(1)
@@ -72,7 +73,8 @@ fn main() {
         println!(
             "#{:<3} {:>4} {:+4} (file {:+4}) {} {:8.3} s {:>12} nodes {:6.2} Mn/s",
             i + 1,
-            mv.map(|s| s.to_string()).unwrap_or_else(|| "pass".into()),
+            mv.map(|s| square_name(8, s))
+                .unwrap_or_else(|| "pass".into()),
             score,
             expected,
             if ok { "ok " } else { "BAD" },
@@ -89,9 +91,9 @@ fn main() {
 
 /// Solves the start position of the `size`x`size` board exactly.
 fn solve_start(size: i64, mb: usize) {
-    let game = othello::sized::new_game(size).expect("an even size 4..16");
+    let game = othello::any::new_game(size).expect("an even size 4..16");
     let stop = AtomicBool::new(false);
-    let mut engine = othello::sized::engine::SizedEngine::new(mb);
+    let mut engine = Engine::new(mb);
     let mut limits = Limits::level(0).expect("level 0 exists");
     limits.depth = 10;
     limits.exact_empties = 60;
@@ -101,7 +103,7 @@ fn solve_start(size: i64, mb: usize) {
         .expect("the start has moves");
     let secs = start.elapsed().as_secs_f64();
     let score = r.score / 100;
-    let name = |sq: &u32| othello::sized::notation::square_name(size as u32, *sq);
+    let name = |sq: &u32| square_name(size as u32, *sq);
     println!(
         "{size}x{size} start ({} empties): exact score {score:+} for black ({}), \
          best move {}, pv {}",

@@ -368,7 +368,46 @@ fn fill<G: Geometry>(list: &mut Vec<(u32, G::B, i32)>, pos: Position<G>, first: 
 mod tests {
     use super::*;
     use crate::board::*;
+    use crate::notation::{parse_square, square_name};
 
+    // 8x8 helpers: squares by name, positions from the discs of each side.
+
+    fn sq(name: &str) -> u32 {
+        parse_square(8, name).unwrap()
+    }
+
+    fn board(names: &str) -> u64 {
+        names
+            .split_whitespace()
+            .fold(0, |b, n| b | <u64 as Bits>::bit(sq(n)))
+    }
+
+    /// An 8x8 position from the discs of the side to move and of the other side.
+    fn pos(player: &str, opponent: &str) -> Position<S8> {
+        Position::new(board(player), board(opponent))
+    }
+
+    fn named(choice: Option<(u32, i32)>) -> Option<(String, i32)> {
+        choice.map(|(s, v)| (square_name(8, s), v))
+    }
+
+    fn some(name: &str, score: i32) -> Option<(String, i32)> {
+        Some((name.to_string(), score))
+    }
+
+    /// The 8x8 position after `moves` from the start, passing when needed.
+    fn after(moves: &[&str]) -> Position<S8> {
+        moves.iter().fold(Position::start(), |p, m| {
+            let p = if p.legal_moves().is_zero() {
+                p.pass()
+            } else {
+                p
+            };
+            p.play(sq(m)).unwrap()
+        })
+    }
+
+    /// A position reached by `plies` random moves (passes not counted).
     fn random_position<G: Geometry>(seed: u64, plies: usize) -> Position<G> {
         let mut rng = Rng::new(seed);
         let mut p = Position::<G>::start();
@@ -385,10 +424,33 @@ mod tests {
         p
     }
 
-    /// A plain transcription of `look` and `scanboard` on any size.
+    // A plain transcription of the original's rules, square by square and
+    // without pruning, to check the search against: it shares neither the
+    // bonus table nor the scan order with the code under test.
+
+    /// `bonusvalue` on the original's 1-based (x, y) of the `n`x`n` board
+    /// (`BOARDSIZE`), edge test included.
+    fn reference_bonus(n: u32, s: u32) -> i32 {
+        let n = n as i32;
+        let (x, y) = ((s as i32 % n) + 1, (s as i32 / n) + 1);
+        let corner = |x: i32, y: i32| (x == 1 || x == n) && (y == 1 || y == n);
+        let next_corner = (-1..=1).any(|dx| (-1..=1).any(|dy| corner(x + dx, y + dy)));
+        let edge = !corner(x, y) && (x == 1 || x == n) && (y == 1 || y == n);
+        if corner(x, y) {
+            10
+        } else if next_corner {
+            -8
+        } else if edge {
+            5
+        } else {
+            0
+        }
+    }
+
+    /// `look`.
     fn reference_look<G: Geometry>(p: Position<G>, s: u32, depth: u32) -> i32 {
         let flips = p.flips(s);
-        let worth = flips.count() as i32 + bonus::<G>(s);
+        let worth = flips.count() as i32 + reference_bonus(G::N, s);
         if depth == 0 {
             worth
         } else {
@@ -396,13 +458,18 @@ mod tests {
         }
     }
 
+    /// `scanboard` with `look`: x (our column) outer, y (row) inner, the
+    /// first strictly better score kept, 10000 skipped, -9999 to beat.
     fn reference_scan<G: Geometry>(p: Position<G>, depth: u32) -> (Option<u32>, i32) {
         let mut best = (None, -9999);
-        for s in scan_order::<G>() {
-            if p.legal_moves().has(s) {
-                let v = reference_look(p, s, depth);
-                if v > best.1 && v != 10000 {
-                    best = (Some(s), v);
+        for x in 0..G::N {
+            for y in 0..G::N {
+                let s = y * G::N + x;
+                if p.is_legal(s) {
+                    let v = reference_look(p, s, depth);
+                    if v > best.1 && v != 10000 {
+                        best = (Some(s), v);
+                    }
                 }
             }
         }
@@ -446,5 +513,372 @@ mod tests {
         assert_eq!(bonus::<S16>(254 - 16), -8);
         // On 4x4 every square touches a corner.
         assert!((0..16).all(|s| bonus::<S4>(s) != 0));
+    }
+
+    #[test]
+    fn bonus_is_the_originals_on_every_size() {
+        fn check<G: Geometry>() {
+            for s in 0..G::SQUARES {
+                assert_eq!(
+                    bonus::<G>(s),
+                    reference_bonus(G::N, s),
+                    "{}",
+                    square_name(G::N, s)
+                );
+            }
+            let near = (0..G::SQUARES).filter(|&s| bonus::<G>(s) == -8).count();
+            // On 4x4 too: all twelve squares that are not corners.
+            assert_eq!(near, 12, "{}x{}", G::N, G::N);
+            assert_eq!((0..G::SQUARES).filter(|&s| bonus::<G>(s) == 10).count(), 4);
+        }
+        check::<S4>();
+        check::<S6>();
+        check::<S8>();
+        check::<S10>();
+        check::<S12>();
+        check::<S14>();
+        check::<S16>();
+    }
+
+    #[test]
+    fn bonus_is_corner_ten_next_to_corner_minus_eight_else_zero() {
+        for c in ["a1", "h1", "a8", "h8"] {
+            assert_eq!(bonus::<S8>(sq(c)), 10, "{c}");
+        }
+        let near = "b1 a2 b2 g1 h2 g2 a7 b7 b8 h7 g7 g8";
+        for s in board(near).squares() {
+            assert_eq!(bonus::<S8>(s), -8, "{}", square_name(8, s));
+        }
+        // Edges get nothing: the original's edge test can never hold.
+        for e in ["c1", "a4", "h5", "f8", "d4"] {
+            assert_eq!(bonus::<S8>(sq(e)), 0, "{e}");
+        }
+        assert_eq!((0..64).filter(|&s| bonus::<S8>(s) == -8).count(), 12);
+    }
+
+    #[test]
+    fn scan_order_is_column_by_column() {
+        let order: Vec<u32> = scan_order::<S8>().collect();
+        let first: Vec<String> = order[..10].iter().map(|&s| square_name(8, s)).collect();
+        assert_eq!(
+            first,
+            ["a1", "a2", "a3", "a4", "a5", "a6", "a7", "a8", "b1", "b2"]
+        );
+        assert_eq!(order.len(), 64);
+        assert_eq!(order[63], sq("h8"));
+        let mut sorted = order.clone();
+        sorted.sort();
+        assert!(sorted.iter().copied().eq(0..64));
+    }
+
+    #[test]
+    fn greedy_takes_the_largest_capture() {
+        // After c4 c5 black flips two on c6 or e6, one elsewhere.
+        let p = after(&["c4", "c5"]);
+        assert_eq!(named(choose(p, Strategy::Greedy, None)), some("c6", 2));
+        // Three on d4 beat the corner's one for Greedy, not for Corners.
+        let p = pos("c3 h4", "b2 e4 f4 g4");
+        assert_eq!(named(choose(p, Strategy::Greedy, None)), some("d4", 3));
+        assert_eq!(named(choose(p, Strategy::Corners, None)), some("a1", 11));
+    }
+
+    #[test]
+    fn ties_go_to_the_first_in_scan_order() {
+        // All four openings flip one disc. Column c comes before column d, so
+        // c4 wins although d3 comes first in a1..h8 index order.
+        let start = Position::<S8>::start();
+        for strategy in [Strategy::Greedy, Strategy::Corners, Strategy::Lookahead(0)] {
+            assert_eq!(named(choose(start, strategy, None)), some("c4", 1));
+        }
+        // White after c4: c3, e3 and c5 flip one each.
+        let p = after(&["c4"]);
+        assert_eq!(named(choose(p, Strategy::Greedy, None)), some("c3", 1));
+    }
+
+    #[test]
+    fn corners_avoids_squares_next_to_a_corner() {
+        // b2 (first in scan order) and f6 both flip one; b2 costs 8.
+        let p = pos("d4", "c3 e5");
+        assert_eq!(named(choose(p, Strategy::Greedy, None)), some("b2", 1));
+        assert_eq!(named(choose(p, Strategy::Corners, None)), some("f6", 1));
+        assert_eq!(evaluate(p, sq("b2"), Strategy::Corners), Some(-7));
+        assert_eq!(evaluate(p, sq("a1"), Strategy::Corners), None);
+    }
+
+    #[test]
+    fn lookahead_one_and_two_from_the_start() {
+        // After c4 white's c3 and e3 (one disc each) leave black one disc at
+        // best: 1 - 1 = 0; c5 lets black take two on c6 or e6: 1 - 2 = -1.
+        let p = after(&["c4"]);
+        let one = Strategy::Lookahead(1);
+        assert_eq!(evaluate(p, sq("c3"), one), Some(0));
+        assert_eq!(evaluate(p, sq("e3"), one), Some(0));
+        assert_eq!(evaluate(p, sq("c5"), one), Some(-1));
+        assert_eq!(named(choose(p, one, None)), some("c3", 0));
+        // So black's c4 is worth 1 - max(0, 0, -1) = 1 two levels deep, and
+        // the other openings likewise by symmetry.
+        let two = Strategy::Lookahead(2);
+        let start = Position::<S8>::start();
+        for m in ["c4", "d3", "e6", "f5"] {
+            assert_eq!(evaluate(start, sq(m), two), Some(1), "{m}");
+            assert_eq!(evaluate(start, sq(m), one), Some(0), "{m}");
+        }
+        assert_eq!(named(choose(start, two, None)), some("c4", 1));
+        assert_eq!(named(choose(start, one, None)), some("c4", 0));
+    }
+
+    #[test]
+    fn lookahead_zero_is_corners() {
+        fn check<G: Geometry>(positions: u64) {
+            for seed in 0..positions {
+                let plies = (10 + seed as usize * 2).min(G::SQUARES as usize - 6);
+                let p = random_position::<G>(seed, plies);
+                for s in p.legal_moves().squares() {
+                    assert_eq!(
+                        evaluate(p, s, Strategy::Lookahead(0)),
+                        evaluate(p, s, Strategy::Corners)
+                    );
+                }
+            }
+        }
+        check::<S8>(20);
+        check::<S6>(10);
+        check::<S10>(10);
+    }
+
+    #[test]
+    fn a_reply_less_opponent_is_worth_9999() {
+        // f4 takes both white discs: 2 - (-9999), whatever the depth.
+        let p = pos("c4", "d4 e4");
+        for depth in 1..5 {
+            let strategy = Strategy::Lookahead(depth);
+            assert_eq!(named(choose(p, strategy, None)), some("f4", 10_001));
+        }
+    }
+
+    #[test]
+    fn a_score_of_exactly_10000_is_skipped() {
+        // e4 flips one and leaves white's b2 without a move: 1 + 9999, the
+        // original's INVALID. Its scan takes c3 instead: one disc, then
+        // white's b4 flips one back (1 - 1 = 0); two deep black's answer to
+        // b4 flips one too (1 - (1 - 1) = 1).
+        let p = pos("a1 c4", "b2 d4");
+        assert_eq!(evaluate(p, sq("e4"), Strategy::Lookahead(1)), Some(10_000));
+        assert_eq!(evaluate(p, sq("e4"), Strategy::Lookahead(2)), Some(10_000));
+        assert_eq!(
+            named(choose(p, Strategy::Lookahead(1), None)),
+            some("c3", 0)
+        );
+        assert_eq!(
+            named(choose(p, Strategy::Lookahead(2), None)),
+            some("c3", 1)
+        );
+        for depth in 1..4 {
+            let r = reference_scan(p, depth);
+            assert_eq!(
+                named(choose(p, Strategy::Lookahead(depth), None)),
+                named(r.0.map(|s| (s, r.1)))
+            );
+        }
+    }
+
+    #[test]
+    fn where_the_original_would_pass_the_best_move_is_played() {
+        // The only move scores 10000: the original finds no move.
+        let p = pos("c4", "d4");
+        assert_eq!(reference_scan(p, 1), (None, -9999));
+        assert_eq!(
+            named(choose(p, Strategy::Lookahead(1), None)),
+            some("e4", 10_000)
+        );
+        assert_eq!(named(choose(p, Strategy::Greedy, None)), some("e4", 1));
+        // e4 lets white take all three back on b4 (3 + 9999), so two deep it
+        // is worth 1 - 10002, below the scan's -9999; one deep 1 - 3.
+        let p = pos("c4", "d4 f4");
+        assert_eq!(
+            named(choose(p, Strategy::Lookahead(1), None)),
+            some("e4", -2)
+        );
+        assert_eq!(reference_scan(p, 2), (None, -9999));
+        assert_eq!(
+            named(choose(p, Strategy::Lookahead(2), None)),
+            some("e4", -10_001)
+        );
+    }
+
+    #[test]
+    fn no_legal_move_gives_none() {
+        let p = pos("a1", "h8");
+        for strategy in [Strategy::Greedy, Strategy::Corners, Strategy::Lookahead(3)] {
+            assert_eq!(choose(p, strategy, None), None);
+            assert_eq!(choose(p, strategy, Some(&mut Rng::new(1))), None);
+        }
+    }
+
+    #[test]
+    fn search_agrees_with_the_plain_transcription() {
+        let mut checked = 0;
+        for seed in 0..60u64 {
+            let plies = 4 + (seed as usize * 7) % 57;
+            let p = random_position::<S8>(seed, plies);
+            if p.legal_moves().is_zero() {
+                continue;
+            }
+            let max_depth = if p.empties().count() <= 14 { 5 } else { 3 };
+            for depth in 0..=max_depth {
+                let strategy = Strategy::Lookahead(depth);
+                let scores: Vec<(u32, i32)> = (0..8)
+                    .flat_map(|x| (0..8).map(move |y| y * 8 + x))
+                    .filter(|&s| p.is_legal(s))
+                    .map(|s| (s, reference_look(p, s, depth)))
+                    .collect();
+                for &(s, v) in &scores {
+                    assert_eq!(
+                        evaluate(p, s, strategy),
+                        Some(v),
+                        "seed {seed} {} {depth}",
+                        square_name(8, s)
+                    );
+                }
+                // The original's pick, or else the first best of all scores.
+                let expected = match reference_scan(p, depth) {
+                    (Some(s), v) => (s, v),
+                    _ => scores
+                        .iter()
+                        .fold(scores[0], |b, &m| if m.1 > b.1 { m } else { b }),
+                };
+                assert_eq!(
+                    choose(p, strategy, None),
+                    Some(expected),
+                    "seed {seed} {depth}"
+                );
+                let mut rng = Rng::new(seed);
+                let (s, v) = choose(p, strategy, Some(&mut rng)).unwrap();
+                assert_eq!(v, expected.1);
+                assert!(scores.contains(&(s, v)));
+                checked += 1;
+            }
+        }
+        assert!(checked > 150);
+    }
+
+    #[test]
+    fn seeded_ties_are_reproducible_and_among_the_best() {
+        // The four openings tie for Greedy: every seed picks one of them, the
+        // same one again for the same seed, and all four come up.
+        let start = Position::<S8>::start();
+        let mut seen = Vec::new();
+        for seed in 0..64 {
+            let a = choose(start, Strategy::Greedy, Some(&mut Rng::new(seed)));
+            let b = choose(start, Strategy::Greedy, Some(&mut Rng::new(seed)));
+            assert_eq!(a, b);
+            let (s, v) = a.unwrap();
+            assert_eq!(v, 1);
+            if !seen.contains(&s) {
+                seen.push(s);
+            }
+        }
+        seen.sort();
+        let names: Vec<String> = seen.iter().map(|&s| square_name(8, s)).collect();
+        assert_eq!(names, ["d3", "c4", "f5", "e6"]);
+        // After c4, c5 (-1) is never drawn against c3 and e3 (0).
+        let p = after(&["c4"]);
+        let mut rng = Rng::new(9);
+        let mut drawn = [0; 2];
+        for _ in 0..100 {
+            match named(choose(p, Strategy::Lookahead(1), Some(&mut rng))) {
+                Some((s, 0)) if s == "c3" => drawn[0] += 1,
+                Some((s, 0)) if s == "e3" => drawn[1] += 1,
+                other => panic!("{other:?}"),
+            }
+        }
+        assert!(drawn[0] > 20 && drawn[1] > 20, "{drawn:?}");
+    }
+
+    /// Plays a game to the end, passing when there is no move; returns the
+    /// moves played.
+    fn play_game<G: Geometry>(black: Strategy, white: Strategy, mut rng: Option<Rng>) -> Vec<u32> {
+        let mut p = Position::<G>::start();
+        let mut moves = Vec::new();
+        let mut turn = 0;
+        while !p.is_game_over() {
+            let strategy = if turn % 2 == 0 { black } else { white };
+            match choose(p, strategy, rng.as_mut()) {
+                Some((s, _)) => {
+                    assert!(p.is_legal(s));
+                    p = p.play(s).unwrap();
+                    moves.push(s);
+                }
+                None => {
+                    assert!(p.legal_moves().is_zero());
+                    p = p.pass();
+                }
+            }
+            turn += 1;
+        }
+        assert_eq!((p.player | p.opponent).count() as usize, 4 + moves.len());
+        moves
+    }
+
+    #[test]
+    fn full_games_with_every_strategy() {
+        let strategies = [
+            Strategy::Greedy,
+            Strategy::Corners,
+            Strategy::Lookahead(1),
+            Strategy::Lookahead(2),
+            Strategy::Lookahead(3),
+        ];
+        for &black in &strategies {
+            for &white in &strategies {
+                let game = play_game::<S8>(black, white, None);
+                // Without a tie-break a game is fully determined.
+                assert_eq!(game, play_game::<S8>(black, white, None));
+            }
+            let a = play_game::<S8>(black, Strategy::Greedy, Some(Rng::new(5)));
+            assert_eq!(
+                a,
+                play_game::<S8>(black, Strategy::Greedy, Some(Rng::new(5)))
+            );
+        }
+        // And to the end on the other sizes.
+        for &black in &strategies {
+            play_game::<S4>(black, Strategy::Lookahead(2), None);
+            play_game::<S6>(black, Strategy::Corners, Some(Rng::new(6)));
+            play_game::<S10>(black, Strategy::Greedy, None);
+        }
+    }
+
+    #[test]
+    fn deepest_level_answers_midgame_positions() {
+        for seed in 0..3 {
+            let p = random_position::<S8>(100 + seed, 20);
+            let (s, v) = choose(p, level_lookahead(9), None).unwrap();
+            assert!(p.is_legal(s));
+            assert_eq!(evaluate(p, s, Strategy::Lookahead(9)), Some(v));
+        }
+    }
+
+    #[test]
+    fn depth_beyond_the_empty_squares_changes_nothing() {
+        let p = random_position::<S8>(3, 54);
+        let e = p.empties().count();
+        assert!(e <= 8 && !p.legal_moves().is_zero());
+        assert_eq!(
+            choose(p, Strategy::Lookahead(e), None),
+            choose(p, Strategy::Lookahead(60), None)
+        );
+        assert_eq!(
+            choose(p, Strategy::Lookahead(u32::MAX), None),
+            choose(p, Strategy::Lookahead(e), None)
+        );
+    }
+
+    #[test]
+    fn levels_map_to_lookahead_depths() {
+        for level in 0..=9 {
+            assert_eq!(level_lookahead(level), Strategy::Lookahead(level));
+        }
+        assert_eq!(level_lookahead(10), Strategy::Lookahead(0));
     }
 }

@@ -2,9 +2,9 @@
 //! history of turns (moves and passes) that undo and redo walk.
 
 use crate::board::{Bits, Geometry, Position};
-use crate::notation::square_name;
 use crate::color::Color;
 use crate::error::Error;
+use crate::notation::square_name;
 
 /// One turn: a disc placed on a square (`row * N + col`), or a pass.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -223,7 +223,7 @@ impl<G: Geometry> Game<G> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::S6;
+    use crate::board::{S6, S8};
 
     #[test]
     fn play_undo_redo_on_6x6() {
@@ -241,5 +241,67 @@ mod tests {
         assert!(matches!(g.play(0), Err(Error::IllegalMove(_))));
         assert!(matches!(g.play(36), Err(Error::InvalidSquare(_))));
         assert_eq!(g.pass(), Err(Error::CannotPass));
+    }
+
+    fn sq(name: &str) -> u32 {
+        crate::notation::parse_square(8, name).unwrap()
+    }
+
+    /// Everything a game holds: position, side, start, history and the
+    /// redo list.
+    type State<G> = (
+        Position<G>,
+        Color,
+        (Position<G>, Color),
+        Vec<Move>,
+        Vec<Move>,
+    );
+
+    /// The state of `g`, for comparing games (`Game` has no `PartialEq`);
+    /// the redo list is read by redoing on a copy.
+    fn state<G: Geometry>(g: &Game<G>) -> State<G> {
+        let mut copy = g.clone();
+        let mut redo = Vec::new();
+        while let Ok(mv) = copy.redo() {
+            redo.push(mv);
+        }
+        (
+            g.position(),
+            g.side_to_move(),
+            g.initial(),
+            g.moves().collect(),
+            redo,
+        )
+    }
+
+    #[test]
+    fn play_undo_redo() {
+        let mut g = Game::<S8>::new();
+        let start = g.clone();
+        let f = g.play(sq("f5")).unwrap();
+        assert_eq!(f, <u64 as Bits>::bit(sq("e5")));
+        assert_eq!(g.side_to_move(), Color::White);
+        assert_eq!(g.at(sq("e5")), Some(Color::Black));
+        let after = g.clone();
+        assert_eq!(g.undo().unwrap(), Move::Play(sq("f5")));
+        assert_eq!(g.position(), start.position());
+        assert_eq!(g.redo().unwrap(), Move::Play(sq("f5")));
+        assert_eq!(state(&g), state(&after));
+        assert_eq!(g.redo(), Err(Error::NothingToRedo));
+        g.undo().unwrap();
+        g.play(sq("d3")).unwrap();
+        assert!(!g.can_redo());
+    }
+
+    #[test]
+    fn failures_leave_game_unchanged() {
+        let mut g = Game::<S8>::new();
+        let before = state(&g);
+        assert!(matches!(g.play(sq("a1")), Err(Error::IllegalMove(_))));
+        assert!(matches!(g.play(sq("d4")), Err(Error::IllegalMove(_))));
+        assert!(matches!(g.play(64), Err(Error::InvalidSquare(_))));
+        assert_eq!(g.pass(), Err(Error::CannotPass));
+        assert_eq!(g.undo(), Err(Error::NothingToUndo));
+        assert_eq!(state(&g), before);
     }
 }

@@ -11,9 +11,9 @@
 //!   mix without ambiguity.
 
 use crate::board::{Bits, Geometry, Position};
-use crate::game::{Game, Move};
 use crate::color::Color;
 use crate::error::Error;
+use crate::game::{Game, Move};
 
 /// The smallest and the largest board side.
 pub const MIN_SIZE: u32 = 4;
@@ -217,7 +217,7 @@ pub fn parse_transcript<G: Geometry>(text: &str) -> Result<Game<G>, Error> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::{S10, S16, S4, S6};
+    use crate::board::{S10, S16, S4, S6, S8};
 
     #[test]
     fn names_round_trip_on_every_size() {
@@ -294,5 +294,66 @@ mod tests {
             assert!(parse_transcript::<S10>(bad).is_err(), "{bad:?}");
         }
         assert_eq!(parse_transcript::<S4>("").unwrap().plies(), 0);
+    }
+
+    #[test]
+    fn eight_by_eight_names() {
+        assert_eq!(square_name(8, 2 * 8 + 3), "d3");
+        assert_eq!(parse_square(8, "h8").unwrap(), 63);
+        assert_eq!(parse_square(8, "H8").unwrap(), 63);
+        assert_eq!(parse_square(8, "a1").unwrap(), 0);
+        for bad in ["", "a", "a0", "a9", "i1", "a10", "1a", " a1", "a1 ", "é1"] {
+            assert!(
+                matches!(parse_square(8, bad), Err(Error::Parse(_))),
+                "{bad:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn start_string() {
+        let s = board_string(&Game::<S8>::new());
+        assert_eq!(
+            s,
+            "---------------------------OX------XO--------------------------- X"
+        );
+        assert_eq!(board_string_size(&s), Some(8));
+        assert_eq!(
+            parse_board::<S8>(&s).unwrap().position(),
+            Position::<S8>::start()
+        );
+    }
+
+    #[test]
+    fn transcript_round_trip() {
+        let g = parse_transcript::<S8>("f5d6c3d3c4").unwrap();
+        assert_eq!(transcript(&g), "f5d6c3d3c4");
+        assert_eq!(g.plies(), 5);
+        assert_eq!(parse_transcript::<S8>("F5 D6").unwrap().plies(), 2);
+    }
+
+    #[test]
+    fn malformed_rejected() {
+        for bad in ["f5d", "f5zz", "f5f5", "a1", "f5d6c3d3c4c4"] {
+            assert!(
+                matches!(parse_transcript::<S8>(bad), Err(Error::Parse(_))),
+                "{bad}"
+            );
+        }
+        let good = board_string(&Game::<S8>::new());
+        for bad in [
+            "",
+            "X",
+            &good[..65],
+            &good.replace(' ', ""),
+            &good.replace('X', "Q"),
+            &format!("{} Y", &good[..64]),
+            &format!("{} XO", &good[..64]),
+        ] {
+            assert!(
+                matches!(parse_board::<S8>(bad), Err(Error::Parse(_))),
+                "{bad:?}"
+            );
+        }
     }
 }

@@ -216,8 +216,8 @@ pub fn final_score<G: Geometry>(p: G::B, o: G::B) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rng::Rng;
     use crate::board::*;
+    use crate::rng::Rng;
 
     /// Random positions of random games, passes included.
     fn random_positions<G: Geometry>(seed: u64, games: usize) -> Vec<Position<G>> {
@@ -368,5 +368,86 @@ mod tests {
         four::<S12>();
         four::<S14>();
         four::<S16>();
+    }
+
+    fn sq(name: &str) -> u32 {
+        crate::notation::parse_square(8, name).unwrap()
+    }
+
+    fn names(n: u32, bits: impl Bits) -> Vec<String> {
+        bits.squares()
+            .map(|s| crate::notation::square_name(n, s))
+            .collect()
+    }
+
+    #[test]
+    fn start_moves() {
+        let p = Position::<S8>::start();
+        assert_eq!(names(8, p.legal_moves()), vec!["d3", "c4", "f5", "e6"]);
+        assert_eq!(p.flips(sq("f5")), <u64 as Bits>::bit(sq("e5")));
+        assert!(p.flips(sq("d4")).is_zero());
+        assert!(p.flips(sq("a1")).is_zero());
+        assert!(!p.is_legal(64));
+        assert_eq!(p.play(64), None);
+    }
+
+    #[test]
+    fn final_score_gives_empties_to_winner() {
+        let p = Position::<S8>::new(0b111, 0b1000);
+        assert_eq!(p.final_score(), 3 - 1 + 60);
+        assert_eq!(p.pass().final_score(), -62);
+        let d = Position::<S8>::new(0b1, 0b10);
+        assert_eq!(d.final_score(), 0);
+        fn small<G: Geometry>() {
+            let p = Position::<G>::new(G::B::bit(0) | G::B::bit(1), G::B::bit(2));
+            assert_eq!(p.final_score(), G::SQUARES as i32 - 2);
+            assert_eq!(p.pass().final_score(), 2 - G::SQUARES as i32);
+        }
+        small::<S4>();
+        small::<S10>();
+        small::<S16>();
+    }
+
+    #[test]
+    fn neighbours_do_not_wrap() {
+        assert_eq!(
+            names(8, S8::neighbours(<u64 as Bits>::bit(sq("h1")))),
+            vec!["g1", "g2", "h2"]
+        );
+        fn corners<G: Geometry>() {
+            let n = G::N;
+            // The last square of row 1 and the first of row 2 touch only
+            // their own side of the board.
+            let h = names(n, G::neighbours(G::B::bit(n - 1)));
+            let last = (b'a' + (n - 1) as u8) as char;
+            let before = (b'a' + (n - 2) as u8) as char;
+            assert_eq!(
+                h,
+                vec![
+                    format!("{before}1"),
+                    format!("{before}2"),
+                    format!("{last}2")
+                ]
+            );
+            let a2 = names(n, G::neighbours(G::B::bit(n)));
+            assert_eq!(a2, vec!["a1", "b1", "b2", "a3", "b3"]);
+            assert!((G::neighbours(G::ALL) & !G::ALL).is_zero());
+        }
+        corners::<S4>();
+        corners::<S6>();
+        corners::<S8>();
+        corners::<S10>();
+        corners::<S12>();
+        corners::<S14>();
+        corners::<S16>();
+    }
+
+    #[test]
+    fn squares_are_iterated_in_order() {
+        let b: u64 = 0b1010_0001;
+        let v: Vec<u32> = b.squares().collect();
+        assert_eq!(v, vec![0, 5, 7]);
+        assert_eq!(b.count(), 3);
+        assert_eq!(b.squares().len(), 3);
     }
 }

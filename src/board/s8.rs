@@ -286,7 +286,6 @@ const SQUARE_VALUE: [i32; 64] = [
     18,  4, 16, 12, 12, 16,  4, 18,
 ];
 
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -46,10 +46,10 @@
 //!   a run of `n` zero weights is written as -32768 followed by `n` (u16);
 //! - an FNV-1a 64 checksum (u64) of every byte before it.
 
+use crate::board::s8::moves_of;
 use crate::board::Bits;
 use crate::error::Error;
 use crate::eval::{MAX_EVAL, SCALE};
-use crate::board::s8::moves_of;
 
 /// The 8x8 position, the only one with patterns.
 type Position = crate::board::Position<crate::board::S8>;
@@ -812,10 +812,7 @@ mod tests {
         for pos in random_positions(4, 60) {
             let v = w.evaluate(pos);
             for s in 1..8 {
-                let image = Position::new(
-                    symmetry(pos.player, s),
-                    symmetry(pos.opponent, s),
-                );
+                let image = Position::new(symmetry(pos.player, s), symmetry(pos.opponent, s));
                 differing += (image != pos) as usize;
                 assert_eq!(w.evaluate(image), v, "{pos:?} symmetry {s}");
             }

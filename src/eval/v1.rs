@@ -317,8 +317,8 @@ pub fn evaluate<G: Geometry>(p: G::B, o: G::B) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rng::Rng;
     use crate::board::*;
+    use crate::rng::Rng;
 
     fn random_positions<G: Geometry>(seed: u64, games: usize) -> Vec<Position<G>> {
         let mut rng = Rng::new(seed);

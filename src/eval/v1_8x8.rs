@@ -516,7 +516,11 @@ mod tests {
     #[test]
     fn compiled_copies_agree() {
         for pos in random_positions(4, 100) {
-            assert_eq!(ev(pos), evaluate_portable(pos.player, pos.opponent), "{pos:?}");
+            assert_eq!(
+                ev(pos),
+                evaluate_portable(pos.player, pos.opponent),
+                "{pos:?}"
+            );
         }
     }
 

@@ -1,8 +1,8 @@
 //! C functions over the game handle `othello_board`.
 
 use super::{
-    boundary, boundary_status, othello_color, othello_color_arg, othello_status, read_str,
-    try_mut, try_ref, write_ints, write_str, Failure,
+    boundary, boundary_status, othello_color, othello_color_arg, othello_status, read_str, try_mut,
+    try_ref, write_ints, write_str, Failure,
 };
 use crate::any::{self, AnyGame};
 use crate::notation;

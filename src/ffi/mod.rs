@@ -275,7 +275,10 @@ const STATUS_TEXT: [(othello_status, &std::ffi::CStr); 15] = [
     ),
     (OTHELLO_STATUS_INVALID_SQUARE, c"square out of range"),
     (OTHELLO_STATUS_ILLEGAL_MOVE, c"illegal move"),
-    (OTHELLO_STATUS_CANNOT_PASS, c"cannot pass: a legal move exists"),
+    (
+        OTHELLO_STATUS_CANNOT_PASS,
+        c"cannot pass: a legal move exists",
+    ),
     (OTHELLO_STATUS_GAME_OVER, c"the game is over"),
     (OTHELLO_STATUS_NOTHING_TO_UNDO, c"nothing to undo"),
     (OTHELLO_STATUS_NOTHING_TO_REDO, c"nothing to redo"),

@@ -248,8 +248,7 @@ impl<E> Solver<'_, '_, E> {
         let best = self
             .table
             .probe(key(pos))
-            // A move proved to reach the score (not a fail-low's hint).
-            .filter(|e| e.solved() && e.best != NO_MOVE && e.lower as i32 >= score)
+            .filter(|e| e.solved() && e.best != NO_MOVE)
             .map(|e| e.best as u32)
             .filter(|&s| s < G::SQUARES && moves.has(s));
         let best = match best {
@@ -572,9 +571,7 @@ impl<E> Solver<'_, '_, E> {
             } else {
                 (best, best)
             };
-            let proven = best > alpha0;
-            self.table
-                .store(k, n.min(255) as u8, true, lo, hi, best_sq, proven);
+            self.table.store(k, n.min(255) as u8, true, lo, hi, best_sq);
         }
         Ok(best)
     }
@@ -706,9 +703,9 @@ impl<B: Bits> MoveList<B> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rng::Rng;
     use crate::board::*;
     use crate::eval::V1;
+    use crate::rng::Rng;
     use std::sync::atomic::AtomicBool;
 
     /// Plain minimax of the final score: no pruning, no ordering.

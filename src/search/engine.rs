@@ -495,7 +495,6 @@ impl Engine {
             lo,
             hi,
             root[0].0 as u16,
-            best > alpha0,
         );
         Ok(best)
     }

@@ -135,9 +135,8 @@ impl<E> Searcher<'_, '_, E> {
         } else {
             (best, best)
         };
-        let proven = best > alpha0;
         self.table
-            .store(k, depth.min(255) as u8, false, lo, hi, best_sq, proven);
+            .store(k, depth.min(255) as u8, false, lo, hi, best_sq);
         Ok(best)
     }
 
@@ -187,9 +186,9 @@ pub(crate) fn fastest_first_key<G: Geometry>(cp: G::B, co: G::B, x: u32) -> i32 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rng::Rng;
     use crate::board::*;
     use crate::eval::V1;
+    use crate::rng::Rng;
     use std::sync::atomic::AtomicBool;
 
     /// Plain negamax over the same evaluation: no pruning, no table.
@@ -269,7 +268,10 @@ mod tests {
     fn wipeout_at_the_depth_limit_is_seen() {
         // After this opening, d6 c6 c7 b8 wipes black out: 4 plies.
         let game = crate::notation::parse_transcript::<S8>("d3c3f5d2c4g6f4c5e6d7f6g4").unwrap();
-        let child = game.position().play(crate::notation::parse_square(8, "d6").unwrap()).unwrap();
+        let child = game
+            .position()
+            .play(crate::notation::parse_square(8, "d6").unwrap())
+            .unwrap();
         let stop = AtomicBool::new(false);
         let mut table = Table::new(1);
         let mut budget = Budget::new(&stop);

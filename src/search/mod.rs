@@ -67,4 +67,3 @@ impl<'a> Budget<'a> {
         Ok(())
     }
 }
-

@@ -149,22 +149,12 @@ impl Table {
 
     /// Stores bounds for the position of `key`: merges with an entry of the
     /// same position and depth kind, otherwise replaces the less valuable of
-    /// the bucket's two. `best` is the best move found; unless `proven` (the
-    /// search failed low, so every move is only bounded) it is a hint for
-    /// move ordering that never replaces a proven one: the move of an exact
-    /// entry reaches its score, however its bounds were merged.
+    /// the bucket's two. An entry that is kept as the more valuable (solved
+    /// over midgame, deeper over shallower) keeps its best move too: a
+    /// shallower search's move need not reach the kept (e.g. exact) score.
     #[allow(clippy::too_many_arguments)]
     #[inline]
-    pub fn store(
-        &mut self,
-        key: Key,
-        depth: u8,
-        solved: bool,
-        lower: i32,
-        upper: i32,
-        best: u16,
-        proven: bool,
-    ) {
+    pub fn store(&mut self, key: Key, depth: u8, solved: bool, lower: i32, upper: i32, best: u16) {
         let i = slot(key) as usize & self.mask;
         let age = self.age;
         let bucket = &mut self.entries[i..i + 2];
@@ -188,17 +178,16 @@ impl Table {
         if same.is_some() && e.solved() == solved && e.depth == depth {
             e.lower = e.lower.max(clamp(lower));
             e.upper = e.upper.min(clamp(upper));
-            if best != NO_MOVE && (proven || e.best == NO_MOVE) {
+            if best != NO_MOVE {
                 e.best = best;
             }
             e.flags = age << 1 | (e.flags & 1);
             return;
         }
         if same.is_some() && (e.solved() && !solved || e.depth > depth && e.solved() == solved) {
-            // Keep the more valuable result, with the newer best move only if
-            // it comes from the same kind of search: a solved entry's move
-            // is one that reaches its exact score.
-            if best != NO_MOVE && e.solved() == solved && (proven || e.best == NO_MOVE) {
+            // Keep the more valuable result and its best move; take the new
+            // move only where the entry had none.
+            if e.best == NO_MOVE {
                 e.best = best;
             }
             e.flags = age << 1 | (e.flags & 1);
@@ -218,27 +207,58 @@ impl Table {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::{S10, S16, S6};
+    use crate::board::{S10, S16, S6, S8};
 
     #[test]
     fn stores_and_finds() {
         let mut t = Table::new(1);
         let k = key(Position::<S6>::start());
         assert!(t.probe(k).is_none());
-        t.store(k, 5, false, -10, 20, 19, true);
+        t.store(k, 5, false, -10, 20, 19);
         let e = t.probe(k).unwrap();
         assert_eq!((e.lower, e.upper, e.best, e.depth), (-10, 20, 19, 5));
-        t.store(k, 60, true, 4, 4, 37, true);
-        t.store(k, 7, false, -50, 50, 19, true);
-        assert_eq!(t.probe(k).unwrap().best, 37);
-        // A fail-low's move does not replace a proven one.
-        t.store(k, 60, true, -36, 4, 12, false);
-        assert_eq!(t.probe(k).unwrap().best, 37);
-        assert!(t.probe(k).unwrap().solved());
+        t.store(k, 5, false, 0, 30, NO_MOVE);
+        let e = t.probe(k).unwrap();
+        assert_eq!((e.lower, e.upper, e.best), (0, 20, 19));
+        // A solved result replaces a midgame one and is not replaced by it,
+        // nor is its move.
+        t.store(k, 60, true, 4, 4, 37);
+        t.store(k, 7, false, -50, 50, 19);
+        let e = t.probe(k).unwrap();
+        assert!(e.solved());
+        assert_eq!((e.lower, e.upper, e.best), (4, 4, 37));
+        assert_eq!(std::mem::size_of::<Entry>(), 24);
         let k16 = key(Position::<S16>::start());
         let k10 = key(Position::<S10>::start());
         assert_ne!(k16, k10);
         assert_ne!(key(Position::<S16>::start().pass()), k16);
+        t.clear();
+        assert!(t.probe(k).is_none());
+    }
+
+    #[test]
+    fn stores_merges_and_keeps_solved_on_8x8() {
+        let mut t = Table::new(1);
+        let p = Position::<S8>::start();
+        let k = key(p);
+        // Up to 8x8 the key is the position itself.
+        assert_eq!(k, [p.player, p.opponent]);
+        assert!(t.probe(k).is_none());
+        t.store(k, 5, false, -10, 20, 19);
+        let e = t.probe(k).unwrap();
+        assert_eq!((e.lower, e.upper, e.best, e.depth), (-10, 20, 19, 5));
+        // Bounds of the same depth merge; no move keeps the stored one.
+        t.store(k, 5, false, 0, 30, NO_MOVE);
+        let e = t.probe(k).unwrap();
+        assert_eq!((e.lower, e.upper, e.best), (0, 20, 19));
+        // A solved result replaces a midgame one and is not replaced by it.
+        t.store(k, 60, true, 4, 4, 37);
+        t.store(k, 7, false, -50, 50, 19);
+        let e = t.probe(k).unwrap();
+        assert!(e.solved());
+        assert_eq!((e.lower, e.upper), (4, 4));
+        let other = Position::<S8>::new(1, 2);
+        assert!(t.probe(key(other)).is_none());
         t.clear();
         assert!(t.probe(k).is_none());
     }
