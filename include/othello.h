@@ -714,10 +714,10 @@ othello_status othello_square_name_sized(int size, int square, char *buf, size_t
 /**
  * A new engine with a transposition table of `hash_mb` MiB (0 = the default,
  * 64 MiB). NULL if `hash_mb` is above 65536 or memory runs out. An engine
- * searches boards of every size; the first search of a board other than
- * 8x8 adds a second table of the same size for them (the evaluation chosen
+ * searches boards of every size with its one table, which it clears when
+ * the board size changes from one search to the next (the evaluation chosen
  * with othello_engine_set_evaluation() is the 8x8 one: other sizes always
- * use the size-generic evaluation).
+ * use evaluation v1).
  */
 struct othello_engine *othello_engine_new(size_t hash_mb);
 
@@ -777,7 +777,8 @@ othello_status othello_engine_analyze(struct othello_engine *e,
 /**
  * One-shot convenience: the move a fresh engine (16 MiB table) plays at
  * `level` (0..60) from the position of `b`, into `*move` (OTHELLO_PASS when
- * the side to move must pass). GAME_OVER when the game is over.
+ * the side to move must pass). GAME_OVER when the game is over;
+ * OUT_OF_MEMORY when the engine's table cannot be allocated.
  */
 othello_status othello_board_best_move(const struct othello_board *b, int level, int *move);
 

@@ -2,7 +2,10 @@
 
 use super::board::{board_ref, othello_board, OTHELLO_PASS};
 use super::{boundary, boundary_status, othello_status, try_ref, Failure};
-use crate::engine::{Engine, Limits, Progress, SearchResult, Strategy, MAX_LEVEL};
+use crate::engine::{
+    in_range, Engine, Limits, Progress, SearchResult, Strategy, CLASSIC_DEPTHS, MAX_LEVEL,
+    RANDOMNESS,
+};
 use crate::eval::SCALE;
 use othello_status::*;
 use std::cell::UnsafeCell;
@@ -373,67 +376,52 @@ unsafe fn read_limits(lim: *const othello_search_limits) -> Result<othello_searc
     Ok(out)
 }
 
+/// The caller's limits as the engine's; the ranges are the core's
+/// ([`Limits::validate`]).
 fn convert_limits(l: &othello_search_limits) -> Result<Limits, Failure> {
-    let bad = |m: String| Err(Failure::new(OTHELLO_STATUS_INVALID_ARGUMENT, m));
     let mut limits = if l.level == -1 {
-        if !(1..=60).contains(&l.depth) {
-            return bad(format!("limits.depth {} is outside 1..60", l.depth));
-        }
-        if !(0..=60).contains(&l.exact_empties) {
-            return bad(format!(
-                "limits.exact_empties {} is outside 0..60",
-                l.exact_empties
-            ));
-        }
-        if !(0..=60).contains(&l.wld_empties) {
-            return bad(format!(
-                "limits.wld_empties {} is outside 0..60",
-                l.wld_empties
-            ));
-        }
-        let mut lim = Limits::level(0).map_err(Failure::from)?;
-        lim.depth = l.depth as u32;
-        lim.exact_empties = l.exact_empties as u32;
-        lim.wld_empties = l.wld_empties as u32;
-        lim
-    } else if (0..=MAX_LEVEL as c_int).contains(&l.level) {
-        Limits::level(l.level as u32).map_err(Failure::from)?
+        Limits::explicit(l.depth.into(), l.exact_empties.into(), l.wld_empties.into())?
     } else {
-        return bad(format!(
-            "limits.level {} is outside 0..{MAX_LEVEL} (or -1 for explicit depth)",
-            l.level
-        ));
+        let level = in_range("limits.level", l.level.into(), 0..=MAX_LEVEL).map_err(|_| {
+            Failure::new(
+                OTHELLO_STATUS_INVALID_ARGUMENT,
+                format!(
+                    "limits.level {} is outside 0..{MAX_LEVEL} (or -1 for explicit depth)",
+                    l.level
+                ),
+            )
+        })?;
+        Limits::level(level)?
     };
     if l.time_limit_ms < 0 {
-        return bad(format!(
-            "limits.time_limit_ms {} is negative",
-            l.time_limit_ms
+        return Err(Failure::new(
+            OTHELLO_STATUS_INVALID_ARGUMENT,
+            format!("limits.time_limit_ms {} is negative", l.time_limit_ms),
         ));
     }
-    if !(0..=64).contains(&l.randomness) {
-        return bad(format!(
-            "limits.randomness {} is outside 0..64",
-            l.randomness
-        ));
-    }
-    if !(0..=9).contains(&l.classic_depth) {
-        return bad(format!(
-            "limits.classic_depth {} is outside 0..9",
-            l.classic_depth
-        ));
-    }
+    let classic_depth = in_range(
+        "limits.classic_depth",
+        l.classic_depth.into(),
+        CLASSIC_DEPTHS,
+    )?;
     limits.strategy = match l.strategy {
         0 => Strategy::Engine,
-        1 => Strategy::Classic(l.classic_depth as u32),
+        1 => Strategy::Classic(classic_depth),
         2 => Strategy::Corners,
         3 => Strategy::Greedy,
         4 => Strategy::Random,
-        s => return bad(format!("limits.strategy {s} is not an othello_strategy")),
+        s => {
+            return Err(Failure::new(
+                OTHELLO_STATUS_INVALID_ARGUMENT,
+                format!("limits.strategy {s} is not an othello_strategy"),
+            ))
+        }
     };
     limits.node_limit = l.node_limit;
     limits.time = (l.time_limit_ms > 0).then(|| Duration::from_millis(l.time_limit_ms as u64));
-    limits.randomness = l.randomness as u32;
+    limits.randomness = in_range("limits.randomness", l.randomness.into(), RANDOMNESS)?;
     limits.seed = l.seed;
+    limits.validate()?;
     Ok(limits)
 }
 
@@ -564,7 +552,8 @@ pub unsafe extern "C" fn othello_engine_analyze(
 
 /// One-shot convenience: the move a fresh engine (16 MiB table) plays at
 /// `level` (0..60) from the position of `b`, into `*move` (OTHELLO_PASS when
-/// the side to move must pass). GAME_OVER when the game is over.
+/// the side to move must pass). GAME_OVER when the game is over;
+/// OUT_OF_MEMORY when the engine's table cannot be allocated.
 #[no_mangle]
 pub unsafe extern "C" fn othello_board_best_move(
     b: *const othello_board,
@@ -576,13 +565,7 @@ pub unsafe extern "C" fn othello_board_best_move(
         if r#move.is_null() {
             return Err(Failure::null("move"));
         }
-        if !(0..=MAX_LEVEL as c_int).contains(&level) {
-            return Err(Failure::new(
-                OTHELLO_STATUS_INVALID_ARGUMENT,
-                format!("level {level} is outside 0..{MAX_LEVEL}"),
-            ));
-        }
-        let limits = Limits::level(level as u32).map_err(Failure::from)?;
+        let limits = Limits::level(in_range("level", level.into(), 0..=MAX_LEVEL)?)?;
         let stop = AtomicBool::new(false);
         let mut engine = Engine::try_new(16).ok_or_else(|| out_of_memory(16))?;
         *r#move = square_int(game.search(&mut engine, &limits, &stop, &mut |_| {})?.best);

@@ -22,6 +22,7 @@ use crate::classic;
 use crate::error::Error;
 use crate::eval::{Evaluate, Evaluator, SCALE};
 use crate::rng::Rng;
+use std::ops::RangeInclusive;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
@@ -201,7 +202,7 @@ impl Engine {
         stop: &AtomicBool,
         progress: &mut dyn FnMut(&Progress),
     ) -> Result<SearchResult, Error> {
-        validate(limits)?;
+        limits.validate()?;
         let start = Instant::now();
         if pos.is_game_over() {
             return Err(Error::GameOver);
@@ -534,7 +535,7 @@ impl Engine {
         limits: &Limits,
         stop: &AtomicBool,
     ) -> Result<Vec<MoveScore>, Error> {
-        validate(limits)?;
+        limits.validate()?;
         if pos.is_game_over() {
             return Err(Error::GameOver);
         }
@@ -612,20 +613,53 @@ fn solve_with_aspiration<G: Geometry, E: Evaluate<G>>(
     }
 }
 
-fn validate(limits: &Limits) -> Result<(), Error> {
-    let bad = |m: String| Err(Error::InvalidArgument(m));
-    if limits.depth > 60 {
-        return bad(format!("depth {} is outside 1..60", limits.depth));
+/// `value` of the limit `name` if it lies in `range`, else
+/// InvalidArgument naming the limit: the one range check of every limit,
+/// for the engine and for the C API's conversion of its integers.
+pub fn in_range(name: &str, value: i64, range: RangeInclusive<u32>) -> Result<u32, Error> {
+    u32::try_from(value)
+        .ok()
+        .filter(|v| range.contains(v))
+        .ok_or_else(|| {
+            Error::InvalidArgument(format!(
+                "{name} {value} is outside {}..{}",
+                range.start(),
+                range.end()
+            ))
+        })
+}
+
+/// Midgame depths a search may be given.
+pub const DEPTHS: RangeInclusive<u32> = 1..=60;
+/// Empties below which a search may be told to solve.
+pub const EMPTIES: RangeInclusive<u32> = 0..=60;
+/// Randomness, in discs.
+pub const RANDOMNESS: RangeInclusive<u32> = 0..=64;
+/// The lookahead of the classic strategy (the original's skill levels).
+pub const CLASSIC_DEPTHS: RangeInclusive<u32> = 0..=9;
+
+impl Limits {
+    /// The limits of an explicit midgame depth and solving empties (the
+    /// rest as level 0), each range-checked.
+    pub fn explicit(depth: i64, exact_empties: i64, wld_empties: i64) -> Result<Limits, Error> {
+        let mut limits = Limits::level(0)?;
+        limits.depth = in_range("limits.depth", depth, DEPTHS)?;
+        limits.exact_empties = in_range("limits.exact_empties", exact_empties, EMPTIES)?;
+        limits.wld_empties = in_range("limits.wld_empties", wld_empties, EMPTIES)?;
+        Ok(limits)
     }
-    if limits.exact_empties > 60 || limits.wld_empties > 60 {
-        return bad("exact_empties and wld_empties must be within 0..60".into());
-    }
-    if let Strategy::Classic(n) = limits.strategy {
-        if n > 9 {
-            return bad(format!("classic lookahead {n} is outside 0..9"));
+
+    /// Checks every field against its range.
+    pub fn validate(&self) -> Result<(), Error> {
+        in_range("limits.depth", self.depth.into(), DEPTHS)?;
+        in_range("limits.exact_empties", self.exact_empties.into(), EMPTIES)?;
+        in_range("limits.wld_empties", self.wld_empties.into(), EMPTIES)?;
+        in_range("limits.randomness", self.randomness.into(), RANDOMNESS)?;
+        if let Strategy::Classic(n) = self.strategy {
+            in_range("limits.classic_depth", n.into(), CLASSIC_DEPTHS)?;
         }
+        Ok(())
     }
-    Ok(())
 }
 
 #[cfg(test)]
