@@ -129,13 +129,6 @@ pub trait Geometry: Copy + Clone + Default + Eq + Hash + Debug + Send + Sync + '
         }
     }
 
-    /// The hand-made evaluation v1 (see [`crate::eval::v1`]), in
-    /// centi-discs for `p` to move.
-    #[inline]
-    fn evaluate_v1(p: Self::B, o: Self::B) -> i32 {
-        crate::eval::v1::evaluate::<Self>(p, o)
-    }
-
     /// The trained pattern evaluation, where the geometry has one (8x8).
     #[inline]
     fn evaluate_patterns(

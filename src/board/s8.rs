@@ -66,11 +66,6 @@ impl Geometry for S8 {
     }
 
     #[inline]
-    fn evaluate_v1(p: u64, o: u64) -> i32 {
-        crate::eval::v1_8x8::evaluate(p, o)
-    }
-
-    #[inline]
     fn evaluate_patterns(
         weights: &crate::eval::pattern::PatternWeights,
         p: u64,

@@ -4,13 +4,12 @@
 //!
 //! [`Evaluate`] is what the search asks of an evaluation. There are two:
 //! [`v1`], hand-made terms (edges, mobility, corners, parity) measured on
-//! every board size ([`v1_8x8`] is its dedicated 8x8 form), and the trained
+//! every board size, and the trained
 //! [`pattern`] evaluation of the 8x8 board. [`Evaluator`] is an engine's
 //! choice between them.
 
 pub mod pattern;
 pub mod v1;
-pub mod v1_8x8;
 
 use crate::board::Geometry;
 use pattern::PatternWeights;
@@ -37,7 +36,7 @@ pub struct V1;
 impl<G: Geometry> Evaluate<G> for V1 {
     #[inline]
     fn evaluate(&self, p: G::B, o: G::B) -> i32 {
-        G::evaluate_v1(p, o)
+        v1::evaluate::<G>(p, o)
     }
 }
 
@@ -70,9 +69,9 @@ impl<G: Geometry> Evaluate<G> for Evaluator {
     #[inline]
     fn evaluate(&self, p: G::B, o: G::B) -> i32 {
         match self {
-            Evaluator::V1 => G::evaluate_v1(p, o),
+            Evaluator::V1 => v1::evaluate::<G>(p, o),
             Evaluator::Pattern(w) => {
-                G::evaluate_patterns(w, p, o).unwrap_or_else(|| G::evaluate_v1(p, o))
+                G::evaluate_patterns(w, p, o).unwrap_or_else(|| v1::evaluate::<G>(p, o))
             }
         }
     }

@@ -1,19 +1,26 @@
-//! Evaluation v1 on any board size: hand-made terms measured on the board at
-//! hand ([`super::v1_8x8`] is the same evaluation's dedicated 8x8 form).
+//! Evaluation v1: a hand-made static evaluation, on every board size. It
+//! estimates the final disc difference for the side to move, in centi-discs
+//! ([`SCALE`] per disc). The terms, each a difference "side to move minus
+//! opponent":
 //!
-//! - edges: an edge table built by the same averaging (Jan Gray's dynamic
-//!   programming) for the board's own edge length up to 10 squares; on
-//!   bigger boards, each edge is read as two 8-square segments, one from each
-//!   corner, with a table built for a line that has a corner at one end only;
-//! - mobility and potential mobility;
+//! - edges: a table over each edge's configurations, built by the dynamic
+//!   programming of Jan Gray's 1986 net.sources posting (score full edges,
+//!   then edges with k empty squares as the average, over their empty
+//!   squares and both colours, of the edge after that placement and its
+//!   flips), for the board's own edge length up to 10 squares; on bigger
+//!   boards each edge is read as two 8-square segments, one from each
+//!   corner, with a table built for a line that has a corner at one end
+//!   only;
+//! - mobility (legal moves) and potential mobility (empty squares next to
+//!   the other side's discs);
 //! - corners, and X- and C-squares next to an empty corner;
-//! - disc count (slightly bad early, the result at the end);
+//! - disc count: slightly bad in the midgame, the result at the end;
 //! - parity: who plays the last empty square if nobody passes.
 //!
-//! The weights are evaluation v1's, interpolated on the fraction of the board
-//! still empty (its anchors at 60 and 30 empties of 60 become 100% and 50%),
-//! in centi-discs: [`crate::eval::SCALE`] per disc. Every term but parity is
-//! antisymmetric in the two sides and invariant under the board symmetries.
+//! The weights are interpolated between three anchors (opening, midgame,
+//! endgame) on the fraction of the board still empty (on 8x8: 60, 30 and 0
+//! empties). Every term but parity is antisymmetric in the two sides and
+//! invariant under the board symmetries; the tests check both.
 
 use super::SCALE;
 use crate::board::{Bits, Geometry};
@@ -244,9 +251,52 @@ fn line_index<B: Bits>(p: B, o: B, start: i32, stride: i32, len: usize) -> usize
     index
 }
 
+/// `BASE3[b]`: the base-3 index of the 8-square line whose set bits `b` are
+/// 1s (bit i is digit i).
+static BASE3: [u16; 256] = {
+    let mut t = [0u16; 256];
+    let mut b = 0;
+    while b < 256 {
+        let (mut v, mut pow, mut i) = (0u16, 1u16, 0);
+        while i < 8 {
+            if b >> i & 1 != 0 {
+                v += pow;
+            }
+            pow *= 3;
+            i += 1;
+        }
+        t[b] = v;
+        b += 1;
+    }
+    t
+};
+
+/// Column a (a1 = bit 0 .. a8 = bit 7) of an 8x8 board gathered into a
+/// byte: each row's bit lands on its own bit of the top byte, no carries.
+#[inline(always)]
+fn column_a(bits: u64) -> u64 {
+    (bits & 0x0101_0101_0101_0101).wrapping_mul(0x0102_0408_1020_4080) >> 56
+}
+
+/// The edge term of an 8x8 board, read with byte masks instead of square by
+/// square (the same table and value as the generic reading).
+#[inline(always)]
+fn edges_8x8(p: u64, o: u64) -> i32 {
+    let table: &[i16] = &FULL_EDGE[2];
+    let value = |p: u64, o: u64| table[BASE3[p as usize] as usize + 2 * BASE3[o as usize] as usize];
+    (value(p & 0xff, o & 0xff) as i32)
+        + value(p >> 56, o >> 56) as i32
+        + value(column_a(p), column_a(o)) as i32
+        + value(column_a(p >> 7), column_a(o >> 7)) as i32
+}
+
 /// The edge term: the table values of the four edges, or of the eight
 /// corner segments.
+#[inline(always)]
 fn edges<G: Geometry>(p: G::B, o: G::B) -> i32 {
+    if G::N == 8 {
+        return edges_8x8(p.words()[0], o.words()[0]);
+    }
     let n = G::N as i32;
     let last = n * n - 1;
     if G::N <= FULL_EDGE_MAX {
@@ -293,7 +343,35 @@ pub fn parity<G: Geometry>(empties: u32) -> i32 {
 
 /// The evaluation of `p` to move against `o`: the expected final disc
 /// difference in centi-discs, within `-max_eval..=max_eval`.
+///
+/// On x86-64 CPUs with AVX2, BMI2 and POPCNT (checked once, then a cached
+/// flag), this runs a copy of the same code compiled for them: it counts
+/// bits 13 times and runs two move generators, and the copy ran about twice
+/// as fast on 8x8 (353 instructions per call instead of 620, callgrind).
+#[inline]
 pub fn evaluate<G: Geometry>(p: G::B, o: G::B) -> i32 {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if std::arch::is_x86_feature_detected!("avx2")
+            && std::arch::is_x86_feature_detected!("bmi2")
+            && std::arch::is_x86_feature_detected!("popcnt")
+        {
+            // SAFETY: the CPU has every feature `evaluate_x86_64_v3` enables.
+            return unsafe { evaluate_x86_64_v3::<G>(p, o) };
+        }
+    }
+    evaluate_portable::<G>(p, o)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
+fn evaluate_x86_64_v3<G: Geometry>(p: G::B, o: G::B) -> i32 {
+    evaluate_portable::<G>(p, o)
+}
+
+/// The body of [`evaluate`], inlined into each compiled copy.
+#[inline(always)]
+fn evaluate_portable<G: Geometry>(p: G::B, o: G::B) -> i32 {
     let empty = !(p | o) & G::ALL;
     let empties = empty.count();
     let w = &WEIGHTS[(G::N / 2 - 2) as usize][empties as usize];
@@ -392,27 +470,144 @@ mod tests {
         symmetric_and_antisymmetric::<S16>(2);
     }
 
+    fn line(s: &str) -> usize {
+        encode(
+            &s.bytes()
+                .map(|b| match b {
+                    b'P' => 1,
+                    b'O' => 2,
+                    _ => 0,
+                })
+                .collect::<Vec<u8>>(),
+        )
+    }
+
     #[test]
     fn edge_tables_value_edges_like_evaluation_v1() {
         let t: &[i16] = &FULL_EDGE[2];
-        let line = |s: &str| {
-            encode(
-                &s.bytes()
-                    .map(|b| match b {
-                        b'P' => 1,
-                        b'O' => 2,
-                        _ => 0,
-                    })
-                    .collect::<Vec<u8>>(),
-            )
-        };
-        assert!(t[line("PPPPPPPP")] > 0);
-        assert!(t[line("OPPPPPP-")] < 0);
-        assert!(t[line("-PO-----")] < 0);
+        assert!(t[line("PPPPPPPP")] > 0 && t[line("OOOOOOOO")] < 0);
+        assert!(t[line("PPPPPPPP")] > t[line("PPPPPPPO")]);
         assert_eq!(t[line("POOOOOOP")], -t[line("OPPPPPPO")]);
+        // Gray's example: six discs that the opponent takes back from the
+        // corner; a C-square disc the opponent can take from the corner.
+        assert!(t[line("OPPPPPP-")] < 0);
+        assert!(t[line("OPPPPPP-")] < t[line("-PPPPPP-")]);
+        assert!(t[line("-PO-----")] < 0);
         // A corner-anchored segment values its corner, not its far end.
         let s: &[i16] = &SEGMENT;
         assert!(s[line("P-------")] > s[line("-------P")]);
+    }
+
+    #[test]
+    fn full_edge_tables_are_symmetric_and_antisymmetric() {
+        for (k, table) in FULL_EDGE.iter().enumerate() {
+            let len = 4 + 2 * k;
+            assert_eq!(table[0], 0);
+            for (index, &value) in table.iter().enumerate() {
+                let cells = decode(index, len);
+                let reversed: Vec<u8> = cells.iter().rev().copied().collect();
+                assert_eq!(table[encode(&reversed)], value);
+                let swapped: Vec<u8> = cells.iter().map(|&c| [0, 2, 1][c as usize]).collect();
+                assert_eq!(table[encode(&swapped)], -value);
+            }
+        }
+    }
+
+    #[test]
+    fn owning_a_corner_scores_higher() {
+        // The same edge with the side to move's disc on the empty corner, when
+        // that disc would flip nothing: an empty corner that would flip (as in
+        // `-OOPO---`) can be worth more empty, as the side to move may take it
+        // with the flips; the table rightly says so.
+        let table: &[i16] = &FULL_EDGE[2];
+        let mut checked = 0;
+        for (index, &value) in table.iter().enumerate() {
+            let cells = decode(index, 8);
+            for corner in [0, 7] {
+                let mut with = cells.clone();
+                with[corner] = 1;
+                if cells[corner] != 0 || place(&cells, corner, 1) != with {
+                    continue;
+                }
+                assert!(table[encode(&with)] > value, "{cells:?} corner {corner}");
+                checked += 1;
+            }
+        }
+        assert!(checked > 2000);
+        assert!(table[line("P-------")] > table[line("--------")]);
+        assert!(table[line("POOPO---")] < table[line("-OOPO---")]);
+    }
+
+    /// The 8x8 edge reading (byte masks) equals the square-by-square one.
+    #[test]
+    fn eight_by_eight_edges_read_like_the_generic_lines() {
+        let generic = |p: u64, o: u64| {
+            let t: &[i16] = &FULL_EDGE[2];
+            [(0, 1), (56, 1), (0, 8), (7, 8)]
+                .iter()
+                .map(|&(start, stride)| t[line_index(p, o, start, stride, 8)] as i32)
+                .sum::<i32>()
+        };
+        let mut rng = Rng::new(12);
+        for _ in 0..2000 {
+            let (a, b) = (rng.next_u64(), rng.next_u64());
+            let (p, o) = (a & b, a & !b);
+            assert_eq!(edges_8x8(p, o), generic(p, o), "{p:x} {o:x}");
+        }
+        // b1 and a2 for the player, g1 and h2 for the opponent.
+        let p = 1u64 << 1 | 1 << 8 | 1 << 48;
+        let o = 1u64 << 6 | 1 << 15 | 1 << 62;
+        let t: &[i16] = &FULL_EDGE[2];
+        let expected = [
+            line("-P----O-"),
+            line("------O-"),
+            line("-P----P-"),
+            line("-O------"),
+        ]
+        .iter()
+        .map(|&i| t[i] as i32)
+        .sum::<i32>();
+        assert_eq!(edges_8x8(p, o), expected);
+    }
+
+    #[test]
+    fn compiled_copies_agree() {
+        fn check<G: Geometry>(games: usize) {
+            for pos in random_positions::<G>(4, games) {
+                assert_eq!(
+                    evaluate::<G>(pos.player, pos.opponent),
+                    evaluate_portable::<G>(pos.player, pos.opponent),
+                    "{pos:?}"
+                );
+            }
+        }
+        check::<S8>(50);
+        check::<S6>(20);
+        check::<S12>(5);
+    }
+
+    #[test]
+    fn start_is_even_and_values_stay_within_the_clamp() {
+        assert_eq!(evaluate::<S8>(S8::START_BLACK, S8::START_WHITE), 0);
+        let mut rng = Rng::new(3);
+        let mut values = Vec::new();
+        // Random dense boards reach far beyond what games do.
+        for _ in 0..20_000 {
+            let p = rng.next_u64() & rng.next_u64() | rng.next_u64() & rng.next_u64();
+            let o = rng.next_u64() & !p;
+            values.push(evaluate::<S8>(p, o));
+            values.push(evaluate::<S8>(o, p));
+        }
+        // All four edges against one disc in the centre: far beyond 63 discs
+        // before the clamp, at 35 empties where edges weigh most.
+        let edges = 0xff81_8181_8181_81ffu64;
+        let centre = 1u64 << 27;
+        values.push(evaluate::<S8>(edges, centre));
+        values.push(evaluate::<S8>(centre, edges));
+        let max = max_eval::<S8>();
+        assert_eq!(max, crate::eval::MAX_EVAL);
+        assert!(values.iter().all(|v| (-max..=max).contains(v)));
+        assert!(values.contains(&max) && values.contains(&-max));
     }
 
     #[test]

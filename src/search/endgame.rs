@@ -83,17 +83,10 @@ fn two_moves<G: Geometry>(p: G::B, o: G::B, beta: i32, x1: u32, x2: u32) -> Opti
 /// Its bit scans and population counts (flips, moves, parity) run ~15%
 /// faster with x86-64-v3's LZCNT, TZCNT and BMI than with the baseline the
 /// library is built for, so x86-64 has a second copy, [`Haswell`], chosen
-/// at run time when the CPU has those instructions.
+/// at run time when the CPU has those instructions. `DEEP` selects the node:
+/// [`Solver::deep_body`] or [`Solver::shallow_body`].
 trait Isa {
-    fn shallow<G: Geometry, E: Evaluate<G>>(
-        s: &mut Solver<E>,
-        p: G::B,
-        o: G::B,
-        alpha: i32,
-        beta: i32,
-        passed: bool,
-    ) -> Result<i32, Abort>;
-    fn deep<G: Geometry, E: Evaluate<G>>(
+    fn node<const DEEP: bool, G: Geometry, E: Evaluate<G>>(
         s: &mut Solver<E>,
         p: G::B,
         o: G::B,
@@ -107,7 +100,7 @@ trait Isa {
 struct Baseline;
 
 impl Isa for Baseline {
-    fn shallow<G: Geometry, E: Evaluate<G>>(
+    fn node<const DEEP: bool, G: Geometry, E: Evaluate<G>>(
         s: &mut Solver<E>,
         p: G::B,
         o: G::B,
@@ -115,17 +108,7 @@ impl Isa for Baseline {
         beta: i32,
         passed: bool,
     ) -> Result<i32, Abort> {
-        s.shallow_body::<G, Baseline>(p, o, alpha, beta, passed)
-    }
-    fn deep<G: Geometry, E: Evaluate<G>>(
-        s: &mut Solver<E>,
-        p: G::B,
-        o: G::B,
-        alpha: i32,
-        beta: i32,
-        passed: bool,
-    ) -> Result<i32, Abort> {
-        s.deep_body::<G, Baseline>(p, o, alpha, beta, passed)
+        s.body::<DEEP, G, Baseline>(p, o, alpha, beta, passed)
     }
 }
 
@@ -145,7 +128,7 @@ static HASWELL: once_cell::sync::Lazy<bool> = once_cell::sync::Lazy::new(|| {
 #[cfg(target_arch = "x86_64")]
 impl Isa for Haswell {
     #[inline(always)]
-    fn shallow<G: Geometry, E: Evaluate<G>>(
+    fn node<const DEEP: bool, G: Geometry, E: Evaluate<G>>(
         s: &mut Solver<E>,
         p: G::B,
         o: G::B,
@@ -154,25 +137,13 @@ impl Isa for Haswell {
         passed: bool,
     ) -> Result<i32, Abort> {
         // SAFETY: Haswell is used only when HASWELL found the features.
-        unsafe { shallow_haswell::<G, E>(s, p, o, alpha, beta, passed) }
-    }
-    #[inline(always)]
-    fn deep<G: Geometry, E: Evaluate<G>>(
-        s: &mut Solver<E>,
-        p: G::B,
-        o: G::B,
-        alpha: i32,
-        beta: i32,
-        passed: bool,
-    ) -> Result<i32, Abort> {
-        // SAFETY: as above.
-        unsafe { deep_haswell::<G, E>(s, p, o, alpha, beta, passed) }
+        unsafe { node_haswell::<DEEP, G, E>(s, p, o, alpha, beta, passed) }
     }
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
-unsafe fn shallow_haswell<G: Geometry, E: Evaluate<G>>(
+unsafe fn node_haswell<const DEEP: bool, G: Geometry, E: Evaluate<G>>(
     s: &mut Solver<E>,
     p: G::B,
     o: G::B,
@@ -180,20 +151,7 @@ unsafe fn shallow_haswell<G: Geometry, E: Evaluate<G>>(
     beta: i32,
     passed: bool,
 ) -> Result<i32, Abort> {
-    s.shallow_body::<G, Haswell>(p, o, alpha, beta, passed)
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
-unsafe fn deep_haswell<G: Geometry, E: Evaluate<G>>(
-    s: &mut Solver<E>,
-    p: G::B,
-    o: G::B,
-    alpha: i32,
-    beta: i32,
-    passed: bool,
-) -> Result<i32, Abort> {
-    s.deep_body::<G, Haswell>(p, o, alpha, beta, passed)
+    s.body::<DEEP, G, Haswell>(p, o, alpha, beta, passed)
 }
 
 /// An exact solver over one transposition table; `eval` is the evaluation
@@ -224,8 +182,8 @@ impl<E> Solver<'_, '_, E> {
                 self.budget.tick()?;
                 Ok(last_square::<G>(p, o, empties.lowest()))
             }
-            n if n <= SHALLOW => self.shallow::<G>(p, o, alpha, beta, false),
-            _ => self.deep::<G>(p, o, alpha, beta, false),
+            n if n <= SHALLOW => self.node::<false, G>(p, o, alpha, beta, false),
+            _ => self.node::<true, G>(p, o, alpha, beta, false),
         }
     }
 
@@ -269,8 +227,10 @@ impl<E> Solver<'_, '_, E> {
         Ok((Some(best), score))
     }
 
-    /// 2..=SHALLOW empties: walk the empties, odd quadrants first.
-    fn shallow<G: Geometry>(
+    /// A node in the copy of the recursion this CPU runs: 2..=SHALLOW
+    /// empties walk the empties, odd quadrants first (`DEEP` false); more
+    /// use ordered moves, the table and stability (`DEEP` true).
+    fn node<const DEEP: bool, G: Geometry>(
         &mut self,
         p: G::B,
         o: G::B,
@@ -283,13 +243,14 @@ impl<E> Solver<'_, '_, E> {
     {
         #[cfg(target_arch = "x86_64")]
         if *HASWELL {
-            return Haswell::shallow::<G, E>(self, p, o, alpha, beta, passed);
+            return Haswell::node::<DEEP, G, E>(self, p, o, alpha, beta, passed);
         }
-        Baseline::shallow::<G, E>(self, p, o, alpha, beta, passed)
+        Baseline::node::<DEEP, G, E>(self, p, o, alpha, beta, passed)
     }
 
-    /// More than SHALLOW empties: ordered moves, hash table, stability.
-    fn deep<G: Geometry>(
+    /// The node of [`Solver::node`], compiled once per [`Isa`].
+    #[inline(always)]
+    fn body<const DEEP: bool, G: Geometry, I: Isa>(
         &mut self,
         p: G::B,
         o: G::B,
@@ -300,14 +261,14 @@ impl<E> Solver<'_, '_, E> {
     where
         E: Evaluate<G>,
     {
-        #[cfg(target_arch = "x86_64")]
-        if *HASWELL {
-            return Haswell::deep::<G, E>(self, p, o, alpha, beta, passed);
+        if DEEP {
+            self.deep_body::<G, I>(p, o, alpha, beta, passed)
+        } else {
+            self.shallow_body::<G, I>(p, o, alpha, beta, passed)
         }
-        Baseline::deep::<G, E>(self, p, o, alpha, beta, passed)
     }
 
-    /// The body of [`Solver::shallow`], compiled once per [`Isa`].
+    /// A node of 2..=SHALLOW empties.
     #[inline(always)]
     fn shallow_body<G: Geometry, I: Isa>(
         &mut self,
@@ -345,8 +306,14 @@ impl<E> Solver<'_, '_, E> {
                 if f.is_zero() {
                     continue;
                 }
-                let score =
-                    -I::shallow::<G, E>(self, o ^ f, p ^ f ^ G::B::bit(x), -beta, -alpha, false)?;
+                let score = -I::node::<false, G, E>(
+                    self,
+                    o ^ f,
+                    p ^ f ^ G::B::bit(x),
+                    -beta,
+                    -alpha,
+                    false,
+                )?;
                 if score > best {
                     best = score;
                     if score > alpha {
@@ -362,7 +329,7 @@ impl<E> Solver<'_, '_, E> {
             return if passed {
                 Ok(final_score::<G>(p, o))
             } else {
-                Ok(-I::shallow::<G, E>(self, o, p, -beta, -alpha, true)?)
+                Ok(-I::node::<false, G, E>(self, o, p, -beta, -alpha, true)?)
             };
         }
         Ok(best)
@@ -467,7 +434,7 @@ impl<E> Solver<'_, '_, E> {
         (best > -INF).then_some(best)
     }
 
-    /// The body of [`Solver::deep`], compiled once per [`Isa`].
+    /// A node of more than SHALLOW empties.
     #[inline(always)]
     fn deep_body<G: Geometry, I: Isa>(
         &mut self,
@@ -484,7 +451,7 @@ impl<E> Solver<'_, '_, E> {
         let empties = !(p | o) & G::ALL;
         let n = empties.count();
         if n <= SHALLOW {
-            return I::shallow::<G, E>(self, p, o, alpha, beta, false);
+            return I::node::<false, G, E>(self, p, o, alpha, beta, false);
         }
         let moves = G::moves(p, o);
         if moves.is_zero() {
@@ -494,7 +461,7 @@ impl<E> Solver<'_, '_, E> {
             if G::moves(o, p).is_zero() {
                 return Ok(final_score::<G>(p, o));
             }
-            return Ok(-I::deep::<G, E>(self, o, p, -beta, -alpha, true)?);
+            return Ok(-I::node::<true, G, E>(self, o, p, -beta, -alpha, true)?);
         }
         // Stability: the opponent's stable discs cap our score.
         let squares = G::SQUARES as i32;
@@ -543,11 +510,11 @@ impl<E> Solver<'_, '_, E> {
         for (i, &(x, f)) in list.as_slice().iter().enumerate() {
             let (cp, co) = (o ^ f, p ^ f ^ G::B::bit(x));
             let score = if i == 0 {
-                -I::deep::<G, E>(self, cp, co, -beta, -alpha, false)?
+                -I::node::<true, G, E>(self, cp, co, -beta, -alpha, false)?
             } else {
-                let s = -I::deep::<G, E>(self, cp, co, -alpha - 1, -alpha, false)?;
+                let s = -I::node::<true, G, E>(self, cp, co, -alpha - 1, -alpha, false)?;
                 if s > alpha && s < beta {
-                    -I::deep::<G, E>(self, cp, co, -beta, -s, false)?
+                    -I::node::<true, G, E>(self, cp, co, -beta, -s, false)?
                 } else {
                     s
                 }
@@ -832,8 +799,12 @@ mod tests {
                         eval: &V1,
                     };
                     let v = match (baseline, empties <= SHALLOW) {
-                        (true, true) => Baseline::shallow::<G, V1>(&mut s, p, o, -INF, INF, false),
-                        (true, false) => Baseline::deep::<G, V1>(&mut s, p, o, -INF, INF, false),
+                        (true, true) => {
+                            Baseline::node::<false, G, V1>(&mut s, p, o, -INF, INF, false)
+                        }
+                        (true, false) => {
+                            Baseline::node::<true, G, V1>(&mut s, p, o, -INF, INF, false)
+                        }
                         (false, _) => s.solve(pos, -INF, INF),
                     };
                     (v.unwrap(), budget.nodes)
