@@ -367,6 +367,8 @@ fn fill<G: Geometry>(list: &mut Vec<(u32, G::B, i32)>, pos: Position<G>, first: 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::testing::for_every_size;
+    use crate::board::testing::random_walk;
     use crate::board::*;
     use crate::notation::{parse_square, square_name};
 
@@ -405,23 +407,6 @@ mod tests {
             };
             p.play(sq(m)).unwrap()
         })
-    }
-
-    /// A position reached by `plies` random moves (passes not counted).
-    fn random_position<G: Geometry>(seed: u64, plies: usize) -> Position<G> {
-        let mut rng = Rng::new(seed);
-        let mut p = Position::<G>::start();
-        for _ in 0..plies {
-            if p.is_game_over() {
-                break;
-            }
-            if p.legal_moves().is_zero() {
-                p = p.pass();
-            }
-            let moves: Vec<u32> = p.legal_moves().squares().collect();
-            p = p.play(moves[rng.below(moves.len())]).unwrap();
-        }
-        p
     }
 
     // A plain transcription of the original's rules, square by square and
@@ -478,7 +463,7 @@ mod tests {
 
     fn agrees_with_transcription<G: Geometry>(positions: u64, max_depth: u32) {
         for seed in 0..positions {
-            let p = random_position::<G>(seed, 2 + (seed as usize * 5) % (G::SQUARES as usize - 6));
+            let p = random_walk::<G>(seed, 2 + (seed as usize * 5) % (G::SQUARES as usize - 6));
             if p.legal_moves().is_zero() {
                 continue;
             }
@@ -531,13 +516,7 @@ mod tests {
             assert_eq!(near, 12, "{}x{}", G::N, G::N);
             assert_eq!((0..G::SQUARES).filter(|&s| bonus::<G>(s) == 10).count(), 4);
         }
-        check::<S4>();
-        check::<S6>();
-        check::<S8>();
-        check::<S10>();
-        check::<S12>();
-        check::<S14>();
-        check::<S16>();
+        for_every_size!(check);
     }
 
     #[test]
@@ -632,7 +611,7 @@ mod tests {
         fn check<G: Geometry>(positions: u64) {
             for seed in 0..positions {
                 let plies = (10 + seed as usize * 2).min(G::SQUARES as usize - 6);
-                let p = random_position::<G>(seed, plies);
+                let p = random_walk::<G>(seed, plies);
                 for s in p.legal_moves().squares() {
                     assert_eq!(
                         evaluate(p, s, Strategy::Lookahead(0)),
@@ -720,7 +699,7 @@ mod tests {
         let mut checked = 0;
         for seed in 0..60u64 {
             let plies = 4 + (seed as usize * 7) % 57;
-            let p = random_position::<S8>(seed, plies);
+            let p = random_walk::<S8>(seed, plies);
             if p.legal_moves().is_zero() {
                 continue;
             }
@@ -852,7 +831,7 @@ mod tests {
     #[test]
     fn deepest_level_answers_midgame_positions() {
         for seed in 0..3 {
-            let p = random_position::<S8>(100 + seed, 20);
+            let p = random_walk::<S8>(100 + seed, 20);
             let (s, v) = choose(p, level_lookahead(9), None).unwrap();
             assert!(p.is_legal(s));
             assert_eq!(evaluate(p, s, Strategy::Lookahead(9)), Some(v));
@@ -861,7 +840,7 @@ mod tests {
 
     #[test]
     fn depth_beyond_the_empty_squares_changes_nothing() {
-        let p = random_position::<S8>(3, 54);
+        let p = random_walk::<S8>(3, 54);
         let e = p.empties().count();
         assert!(e <= 8 && !p.legal_moves().is_zero());
         assert_eq!(

@@ -400,6 +400,7 @@ geometry!(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::testing::for_every_size;
     use crate::board::S8;
 
     fn check<G: Geometry>() {
@@ -423,13 +424,7 @@ mod tests {
 
     #[test]
     fn masks_of_every_size() {
-        check::<S4>();
-        check::<S6>();
-        check::<S8>();
-        check::<S10>();
-        check::<S12>();
-        check::<S14>();
-        check::<S16>();
+        for_every_size!(check);
         // d5 e4 black, d4 e5 white on 8x8.
         assert_eq!(S8::START_BLACK, 0x0000_0008_1000_0000);
         assert_eq!(S8::START_WHITE, 0x0000_0010_0800_0000);

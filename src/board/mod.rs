@@ -13,6 +13,8 @@ pub mod perft;
 pub mod position;
 pub mod rules;
 pub mod s8;
+#[cfg(test)]
+pub(crate) mod testing;
 
 pub use bits::{Bits, U256};
 pub use geometry::{Geometry, S10, S12, S14, S16, S4, S6};

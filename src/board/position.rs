@@ -216,30 +216,9 @@ pub fn final_score<G: Geometry>(p: G::B, o: G::B) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::testing::random_positions;
     use crate::board::*;
     use crate::rng::Rng;
-
-    /// Random positions of random games, passes included.
-    fn random_positions<G: Geometry>(seed: u64, games: usize) -> Vec<Position<G>> {
-        let mut rng = Rng::new(seed);
-        let mut out = Vec::new();
-        for _ in 0..games {
-            let mut pos = Position::<G>::start();
-            loop {
-                out.push(pos);
-                let moves: Vec<u32> = pos.legal_moves().squares().collect();
-                if moves.is_empty() {
-                    if pos.opponent_moves().is_zero() {
-                        break;
-                    }
-                    pos = pos.pass();
-                    continue;
-                }
-                pos = pos.play(moves[rng.below(moves.len())]).unwrap();
-            }
-        }
-        out
-    }
 
     /// Moves and flips by walking squares one by one, for any size.
     fn slow_flips<G: Geometry>(pos: Position<G>, sq: u32) -> G::B {

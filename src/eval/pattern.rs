@@ -196,8 +196,9 @@ fn all_symmetries(x: u64) -> [u64; 8] {
 
 // --- pattern indexing -------------------------------------------------------
 
-/// `BASE3[b]`: the base-3 number whose digits are the bits of `b` (10 bits).
-static BASE3: [u16; 1024] = {
+/// `BASE3[b]`: the base-3 number whose digits are the bits of `b` (10 bits;
+/// evaluation v1 reads 8-square edges with its first 256 entries).
+pub(crate) static BASE3: [u16; 1024] = {
     let mut t = [0u16; 1024];
     let mut b = 0;
     while b < 1024 {
@@ -718,29 +719,13 @@ impl PatternWeights {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rng::Rng;
+    use crate::board::S8;
 
     fn random_positions(seed: u64, games: usize) -> Vec<Position> {
-        let mut rng = Rng::new(seed);
-        let mut out = Vec::new();
-        for _ in 0..games {
-            let mut pos = Position::start();
-            loop {
-                out.push(pos);
-                let moves: Vec<u32> = pos.legal_moves().squares().collect();
-                if moves.is_empty() {
-                    if pos.opponent_moves().is_zero() {
-                        break;
-                    }
-                    pos = pos.pass();
-                    continue;
-                }
-                let sq = moves[rng.below(moves.len())];
-                pos = pos.play(sq).unwrap();
-            }
-        }
-        out
+        crate::board::testing::random_positions::<S8>(seed, games)
     }
+
+    use crate::rng::Rng;
 
     /// Weights with a random value on every index (shared ones equal).
     fn random_weights(seed: u64) -> PatternWeights {

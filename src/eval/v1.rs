@@ -22,6 +22,7 @@
 //! empties). Every term but parity is antisymmetric in the two sides and
 //! invariant under the board symmetries; the tests check both.
 
+use super::pattern::BASE3;
 use super::SCALE;
 use crate::board::{Bits, Geometry};
 use once_cell::sync::Lazy;
@@ -251,26 +252,6 @@ fn line_index<B: Bits>(p: B, o: B, start: i32, stride: i32, len: usize) -> usize
     index
 }
 
-/// `BASE3[b]`: the base-3 index of the 8-square line whose set bits `b` are
-/// 1s (bit i is digit i).
-static BASE3: [u16; 256] = {
-    let mut t = [0u16; 256];
-    let mut b = 0;
-    while b < 256 {
-        let (mut v, mut pow, mut i) = (0u16, 1u16, 0);
-        while i < 8 {
-            if b >> i & 1 != 0 {
-                v += pow;
-            }
-            pow *= 3;
-            i += 1;
-        }
-        t[b] = v;
-        b += 1;
-    }
-    t
-};
-
 /// Column a (a1 = bit 0 .. a8 = bit 7) of an 8x8 board gathered into a
 /// byte: each row's bit lands on its own bit of the top byte, no carries.
 #[inline(always)]
@@ -395,49 +376,13 @@ fn evaluate_portable<G: Geometry>(p: G::B, o: G::B) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::testing::random_positions;
     use crate::board::*;
     use crate::rng::Rng;
 
-    fn random_positions<G: Geometry>(seed: u64, games: usize) -> Vec<Position<G>> {
-        let mut rng = Rng::new(seed);
-        let mut out = Vec::new();
-        for _ in 0..games {
-            let mut pos = Position::<G>::start();
-            loop {
-                out.push(pos);
-                let moves: Vec<u32> = pos.legal_moves().squares().collect();
-                if moves.is_empty() {
-                    if pos.opponent_moves().is_zero() {
-                        break;
-                    }
-                    pos = pos.pass();
-                    continue;
-                }
-                pos = pos.play(moves[rng.below(moves.len())]).unwrap();
-            }
-        }
-        out
-    }
-
-    /// `b` under symmetry `k` (0..8) of the `n`x`n` board.
+    /// `b` under symmetry `k` (0..8) of the board.
     fn transform<G: Geometry>(b: G::B, k: usize) -> G::B {
-        let n = G::N;
-        let mut out = G::B::ZERO;
-        for sq in b.squares() {
-            let (r, c) = (sq / n, sq % n);
-            let (r, c) = match k {
-                0 => (r, c),
-                1 => (c, n - 1 - r),
-                2 => (n - 1 - r, n - 1 - c),
-                3 => (n - 1 - c, r),
-                4 => (r, n - 1 - c),
-                5 => (n - 1 - r, c),
-                6 => (c, r),
-                _ => (n - 1 - c, n - 1 - r),
-            };
-            out |= G::B::bit(r * n + c);
-        }
-        out
+        crate::board::position::symmetric::<G>(b, k)
     }
 
     fn symmetric_and_antisymmetric<G: Geometry>(games: usize) {

@@ -45,6 +45,28 @@ fn into_board(game: Box<dyn AnyGame>) -> *mut othello_board {
     Box::into_raw(Box::new(othello_board { game }))
 }
 
+/// Writes a text form of the board of `b` into `(buf, len)` (see
+/// [`write_str`]).
+unsafe fn write_text(
+    b: *const othello_board,
+    buf: *mut c_char,
+    len: usize,
+    out_n: *mut usize,
+    text: impl FnOnce(&dyn AnyGame) -> String,
+) -> othello_status {
+    boundary_status(|| write_str(&text(board_ref(b)?), buf, len, out_n))
+}
+
+/// A new board from the C string `text` read by `parse`, or NULL.
+unsafe fn board_from(
+    text: *const c_char,
+    parse: impl FnOnce(&str) -> Result<Box<dyn AnyGame>, crate::Error>,
+) -> *mut othello_board {
+    boundary(std::ptr::null_mut(), || {
+        Ok(into_board(parse(read_str(text, "text")?)?))
+    })
+}
+
 /// Squares as C integers.
 fn ints(squares: Vec<u32>) -> Vec<c_int> {
     squares.into_iter().map(|s| s as c_int).collect()
@@ -408,10 +430,7 @@ pub unsafe extern "C" fn othello_board_to_string(
     len: usize,
     out_n: *mut usize,
 ) -> othello_status {
-    boundary_status(|| {
-        let text = board_ref(b)?.board_string();
-        write_str(&text, buf, len, out_n)
-    })
+    write_text(b, buf, len, out_n, |game| game.board_string())
 }
 
 /// A new game from a board string as written by othello_board_to_string(),
@@ -422,10 +441,7 @@ pub unsafe extern "C" fn othello_board_to_string(
 /// string of any other length too, or NULL_ARGUMENT).
 #[no_mangle]
 pub unsafe extern "C" fn othello_board_from_string(text: *const c_char) -> *mut othello_board {
-    boundary(std::ptr::null_mut(), || {
-        let text = read_str(text, "text")?;
-        Ok(into_board(any::parse_board(text)?))
-    })
+    board_from(text, any::parse_board)
 }
 
 /// Writes the moves played from the standard start as a transcript,
@@ -442,10 +458,7 @@ pub unsafe extern "C" fn othello_board_transcript(
     len: usize,
     out_n: *mut usize,
 ) -> othello_status {
-    boundary_status(|| {
-        let text = board_ref(b)?.transcript();
-        write_str(&text, buf, len, out_n)
-    })
+    write_text(b, buf, len, out_n, |game| game.transcript())
 }
 
 /// A new 8x8 game with the moves of a transcript played from the standard
@@ -454,10 +467,7 @@ pub unsafe extern "C" fn othello_board_transcript(
 /// move). For other sizes, see othello_board_from_transcript_sized().
 #[no_mangle]
 pub unsafe extern "C" fn othello_board_from_transcript(text: *const c_char) -> *mut othello_board {
-    boundary(std::ptr::null_mut(), || {
-        let text = read_str(text, "text")?;
-        Ok(into_board(any::parse_transcript(8, text)?))
-    })
+    board_from(text, |text| any::parse_transcript(8, text))
 }
 
 /// A new game of the `size`x`size` board (see othello_board_new_sized()) with

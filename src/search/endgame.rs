@@ -350,18 +350,9 @@ impl<E> Solver<'_, '_, E> {
         x2: u32,
         passed: bool,
     ) -> i32 {
-        self.budget.nodes += 1;
-        if let Some(score) = two_moves::<G>(p, o, beta, x1, x2) {
-            return score;
-        }
-        if passed {
-            return final_score::<G>(p, o);
-        }
-        self.budget.nodes += 1;
-        match two_moves::<G>(o, p, -alpha, x1, x2) {
-            Some(score) => -score,
-            None => final_score::<G>(p, o),
-        }
+        self.or_pass::<G>(p, o, alpha, beta, passed, |_, p, o, _, beta| {
+            two_moves::<G>(p, o, beta, x1, x2)
+        })
     }
 
     /// Exactly three empties: the square alone in its quadrant first (the
@@ -376,15 +367,35 @@ impl<E> Solver<'_, '_, E> {
         empties: G::B,
         passed: bool,
     ) -> i32 {
+        self.or_pass::<G>(p, o, alpha, beta, passed, |s, p, o, alpha, beta| {
+            s.three_moves::<G>(p, o, alpha, beta, empties)
+        })
+    }
+
+    /// The score of a node of a few empties from `moves`, the best of the
+    /// side to move's moves (None without one): if it has none, the
+    /// opponent's after a pass, else the final score. Counts a node per side
+    /// searched.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn or_pass<G: Geometry>(
+        &mut self,
+        p: G::B,
+        o: G::B,
+        alpha: i32,
+        beta: i32,
+        passed: bool,
+        moves: impl Fn(&mut Self, G::B, G::B, i32, i32) -> Option<i32>,
+    ) -> i32 {
         self.budget.nodes += 1;
-        if let Some(score) = self.three_moves::<G>(p, o, alpha, beta, empties) {
+        if let Some(score) = moves(self, p, o, alpha, beta) {
             return score;
         }
         if passed {
             return final_score::<G>(p, o);
         }
         self.budget.nodes += 1;
-        match self.three_moves::<G>(o, p, -beta, -alpha, empties) {
+        match moves(self, o, p, -beta, -alpha) {
             Some(score) => -score,
             None => final_score::<G>(p, o),
         }
@@ -670,42 +681,11 @@ impl<B: Bits> MoveList<B> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::testing::{exact as minimax, random_position};
     use crate::board::*;
     use crate::eval::V1;
     use crate::rng::Rng;
     use std::sync::atomic::AtomicBool;
-
-    /// Plain minimax of the final score: no pruning, no ordering.
-    pub(crate) fn minimax<G: Geometry>(pos: Position<G>) -> i32 {
-        let moves = pos.legal_moves();
-        if moves.is_zero() {
-            if pos.opponent_moves().is_zero() {
-                return pos.final_score();
-            }
-            return -minimax(pos.pass());
-        }
-        moves
-            .squares()
-            .map(|sq| -minimax(pos.play_with(sq, pos.flips(sq))))
-            .max()
-            .expect("moves is not empty")
-    }
-
-    fn random_position<G: Geometry>(rng: &mut Rng, empties: u32) -> Option<Position<G>> {
-        let mut pos = Position::<G>::start();
-        while pos.empties().count() > empties {
-            let moves: Vec<u32> = pos.legal_moves().squares().collect();
-            if moves.is_empty() {
-                if pos.opponent_moves().is_zero() {
-                    return None;
-                }
-                pos = pos.pass();
-                continue;
-            }
-            pos = pos.play(moves[rng.below(moves.len())]).unwrap();
-        }
-        Some(pos)
-    }
 
     fn solver_equals_minimax<G: Geometry>(count: usize, max_empties: u32) {
         let stop = AtomicBool::new(false);

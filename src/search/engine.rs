@@ -109,7 +109,7 @@ pub struct Progress<'a> {
 }
 
 /// The outcome of a search.
-#[derive(Clone, PartialEq, Eq, Debug)]
+#[derive(Clone, PartialEq, Eq, Debug, Default)]
 pub struct SearchResult {
     /// None when the side to move must pass.
     pub best: Option<u32>,
@@ -207,17 +207,7 @@ impl Engine {
         if pos.is_game_over() {
             return Err(Error::GameOver);
         }
-        let mut result = SearchResult {
-            best: None,
-            score: 0,
-            exact: false,
-            wld: false,
-            depth: 0,
-            nodes: 0,
-            elapsed: Duration::ZERO,
-            stopped: false,
-            pv: Vec::new(),
-        };
+        let mut result = SearchResult::default();
         if pos.legal_moves().is_zero() {
             let passed = pos.pass();
             result.score = -Evaluate::<G>::evaluate(&self.eval, passed.player, passed.opponent);
@@ -287,14 +277,8 @@ impl Engine {
         let mut root: Vec<(u32, i32)> = moves.squares().map(|s| (s, 0)).collect();
         let mut result = SearchResult {
             best: Some(root[0].0),
-            score: 0,
-            exact: false,
-            wld: false,
-            depth: 0,
-            nodes: 0,
-            elapsed: Duration::ZERO,
-            stopped: false,
             pv: vec![root[0].0],
+            ..SearchResult::default()
         };
         let solving = empties <= limits.exact_empties || empties <= limits.wld_empties;
         // Before a solve, a shallow midgame search orders the moves.

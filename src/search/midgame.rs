@@ -186,36 +186,19 @@ pub(crate) fn fastest_first_key<G: Geometry>(cp: G::B, co: G::B, x: u32) -> i32 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::testing::negamax;
+
+    /// Plain negamax over the same evaluation: no pruning, no table.
+    fn minimax<G: Geometry>(pos: Position<G>, depth: u32) -> i32 {
+        negamax(pos, depth, SCALE, &|x: Position<G>| {
+            leaf::<G, V1>(&V1, x.player, x.opponent)
+        })
+    }
+
     use crate::board::*;
     use crate::eval::V1;
     use crate::rng::Rng;
     use std::sync::atomic::AtomicBool;
-
-    /// Plain negamax over the same evaluation: no pruning, no table.
-    fn minimax<G: Geometry>(p: G::B, o: G::B, depth: u32, passed: bool) -> i32 {
-        if depth == 0 {
-            return leaf::<G, V1>(&V1, p, o);
-        }
-        let moves = G::moves(p, o);
-        if moves.is_zero() {
-            if passed || G::moves(o, p).is_zero() {
-                return if passed {
-                    -terminal::<G>(o, p)
-                } else {
-                    terminal::<G>(p, o)
-                };
-            }
-            return -minimax::<G>(o, p, depth, true);
-        }
-        moves
-            .squares()
-            .map(|x| {
-                let f = G::flips(p, o, x);
-                -minimax::<G>(o ^ f, p ^ f ^ G::B::bit(x), depth - 1, false)
-            })
-            .max()
-            .expect("moves is not empty")
-    }
 
     fn pruning_never_changes_the_value<G: Geometry>(games: usize, max_depth: u32) {
         let stop = AtomicBool::new(false);
@@ -236,7 +219,7 @@ mod tests {
                 pos = pos.play(moves[rng.below(moves.len())]).unwrap();
             }
             for depth in 1..=max_depth {
-                let exact = minimax::<G>(pos.player, pos.opponent, depth, false);
+                let exact = minimax(pos, depth);
                 if game % 2 == 0 {
                     table.clear();
                 }
