@@ -135,7 +135,7 @@ static void test_engine_new_out_of_memory(void)
  * b8, worth -2, with "exact score 0"; e2, h2 and h6 reach 0). The first
  * solve stores the root as solved with its best move; the second search's
  * depth-1 midgame iteration stores the root again, and Table::store
- * (src/hash.rs) keeps the solved bounds but takes the midgame best move;
+ * (src/search/table.rs) keeps the solved bounds but takes the midgame best move;
  * the solve then answers from the table and Solver::best_move returns that
  * move.
  */
