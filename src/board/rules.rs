@@ -1,5 +1,5 @@
 //! The generic bodies of the rules' hot operations (see
-//! [`Geometry`](super::Geometry)): shift-and-mask move generation (parallel
+//! [`Geometry`]): shift-and-mask move generation (parallel
 //! fills, a few doubling steps per direction), flips by walking each ray
 //! from the move, and stable discs. No loop over squares on any path.
 

@@ -1,7 +1,7 @@
 //! The C ABI: thin glue that checks pointers and ranges, calls the core and
 //! maps its errors to status codes. The only module that touches raw pointers.
 //!
-//! Every exported body runs inside [`boundary`], so a panic never crosses into
+//! Every exported body runs inside `boundary`, so a panic never crosses into
 //! C: it becomes `OTHELLO_STATUS_PANIC` (or NULL / a neutral value) with the
 //! panic message kept as the thread's last error.
 

@@ -10,7 +10,7 @@
 //! transposition cutoff), and cuts on stable discs. The tuning numbers are
 //! the geometry's (see [`Geometry`]).
 //!
-//! The recursion is compiled twice on x86-64 (see [`Isa`]): for the build's
+//! The recursion is compiled twice on x86-64 (see `Isa`): for the build's
 //! target and for x86-64-v3 CPUs, chosen once at run time.
 
 use super::midgame::Searcher;
