@@ -44,6 +44,8 @@ pub trait Bits:
     fn without_lowest(self) -> Self;
     /// True if square `i` is in the set.
     fn has(self, i: u32) -> bool;
+    /// The squares below `i` (`i` < `WIDTH`).
+    fn below(i: u32) -> Self;
     /// The words of the set, lowest first (unused words are zero).
     fn words(self) -> [u64; 4];
 
@@ -112,6 +114,10 @@ macro_rules! native_bits {
             #[inline(always)]
             fn has(self, i: u32) -> bool {
                 self >> i & 1 != 0
+            }
+            #[inline(always)]
+            fn below(i: u32) -> $t {
+                (1 << i) - 1
             }
             #[inline(always)]
             fn words(self) -> [u64; 4] {
@@ -233,6 +239,17 @@ impl Shr<u32> for U256 {
     }
 }
 
+/// `BELOW_U256[i]`: the squares below `i`, one load instead of a word loop.
+static BELOW_U256: [U256; 256] = {
+    let mut t = [U256([0; 4]); 256];
+    let mut i = 1;
+    while i < 256 {
+        t[i] = t[i - 1].const_or(U256::const_bit(i as u32 - 1));
+        i += 1;
+    }
+    t
+};
+
 impl Bits for U256 {
     const WIDTH: u32 = 256;
     const ZERO: U256 = U256([0; 4]);
@@ -280,6 +297,10 @@ impl Bits for U256 {
         self.0[(i / 64) as usize] >> (i % 64) & 1 != 0
     }
     #[inline(always)]
+    fn below(i: u32) -> U256 {
+        BELOW_U256[i as usize]
+    }
+    #[inline(always)]
     fn words(self) -> [u64; 4] {
         self.0
     }
@@ -320,6 +341,10 @@ mod tests {
             let listed: Vec<u32> = b.squares().collect();
             let expected: Vec<u32> = (0..256).filter(|&i| bits[i as usize]).collect();
             assert_eq!(listed, expected);
+            for i in [0u32, 1, 63, 64, 65, 127, 128, 200, 255] {
+                let below: Vec<u32> = U256::below(i).squares().collect();
+                assert_eq!(below, (0..i).collect::<Vec<u32>>());
+            }
             if n > 0 {
                 assert_eq!(b.lowest(), expected[0]);
                 assert_eq!(b.highest(), *expected.last().unwrap());
@@ -329,6 +354,8 @@ mod tests {
 
     #[test]
     fn native_widths() {
+        assert_eq!(<u64 as Bits>::below(5), 0b11111);
+        assert_eq!(<u128 as Bits>::below(100).count(), 100);
         assert_eq!(<u128 as Bits>::bit(100).highest(), 100);
         assert_eq!(<u64 as Bits>::bit(63).lowest(), 63);
         let v: Vec<u32> = (0b1011u128 << 90).squares().collect();

@@ -79,18 +79,20 @@ pub fn moves_of<G: Geometry>(p: G::B, o: G::B) -> G::B {
 /// The discs of `o` flipped along direction `D` of `rays` (see
 /// [`flips_of`]).
 #[inline(always)]
-fn ray_flips<G: Geometry, const D: usize>(p: G::B, o: G::B, rays: &[[G::B; 8]], sq: u32) -> G::B {
-    let ray = rays[sq as usize][D];
+fn ray_flips<G: Geometry, const D: usize>(p: G::B, o: G::B, rays: &[G::B; 8]) -> G::B {
+    let ray = rays[D];
     let stop = !o & ray;
     if stop.is_zero() {
         return G::B::ZERO;
     }
     let first = if D < 4 { stop.lowest() } else { stop.highest() };
-    if p.has(first) {
-        // The ray up to `first`, without it and what lies beyond.
-        ray ^ rays[first as usize][D] ^ G::B::bit(first)
-    } else {
+    if !p.has(first) {
         G::B::ZERO
+    } else if D < 4 {
+        // The ray up to `first`, without it: its squares below `first`.
+        ray & G::B::below(first)
+    } else {
+        ray & !G::B::below(first + 1)
     }
 }
 
@@ -101,15 +103,15 @@ fn ray_flips<G: Geometry, const D: usize>(p: G::B, o: G::B, rays: &[[G::B; 8]], 
 /// squares of the ray before it flip.
 #[inline]
 pub fn flips_of<G: Geometry>(p: G::B, o: G::B, sq: u32) -> G::B {
-    let rays: &[[G::B; 8]] = &G::tables().rays;
-    ray_flips::<G, 0>(p, o, rays, sq)
-        | ray_flips::<G, 1>(p, o, rays, sq)
-        | ray_flips::<G, 2>(p, o, rays, sq)
-        | ray_flips::<G, 3>(p, o, rays, sq)
-        | ray_flips::<G, 4>(p, o, rays, sq)
-        | ray_flips::<G, 5>(p, o, rays, sq)
-        | ray_flips::<G, 6>(p, o, rays, sq)
-        | ray_flips::<G, 7>(p, o, rays, sq)
+    let rays = &G::tables().rays[sq as usize];
+    ray_flips::<G, 0>(p, o, rays)
+        | ray_flips::<G, 1>(p, o, rays)
+        | ray_flips::<G, 2>(p, o, rays)
+        | ray_flips::<G, 3>(p, o, rays)
+        | ray_flips::<G, 4>(p, o, rays)
+        | ray_flips::<G, 5>(p, o, rays)
+        | ray_flips::<G, 6>(p, o, rays)
+        | ray_flips::<G, 7>(p, o, rays)
 }
 
 /// Squares next to (in the 8 directions) any square of `bits`.
