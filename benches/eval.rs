@@ -2,11 +2,19 @@
 //! Collects the positions of random games (a few thousand, every phase), then
 //! evaluates all of them ROUNDS times and prints evaluations per second.
 
-use othello::eval::evaluate;
+use othello::board::{Bits, S8};
+use othello::eval::pattern::PatternWeights;
+use othello::eval::{Evaluate, V1};
 use othello::rng::Rng;
-use othello::Position;
 use std::hint::black_box;
 use std::time::Instant;
+
+type Position = othello::Position<S8>;
+
+/// Evaluation v1 of the 8x8 board.
+fn evaluate(p: u64, o: u64) -> i32 {
+    Evaluate::<S8>::evaluate(&V1, p, o)
+}
 
 fn main() {
     let rounds: usize = std::env::args()
@@ -15,11 +23,13 @@ fn main() {
         .unwrap_or(2000);
     let positions = random_positions(64);
     // The first call builds the edge table: keep it out of the timing.
-    let mut checksum = evaluate(Position::start()) as i64;
+    let first = Position::start();
+    let mut checksum = evaluate(first.player, first.opponent) as i64;
     let start = Instant::now();
     for _ in 0..rounds {
         for &pos in &positions {
-            checksum += evaluate(black_box(pos)) as i64;
+            let pos = black_box(pos);
+            checksum += evaluate(pos.player, pos.opponent) as i64;
         }
     }
     let secs = start.elapsed().as_secs_f64();
@@ -39,7 +49,7 @@ fn main() {
         secs / n * 1e9
     );
     // The trained pattern evaluation (embedded weights) on the same positions.
-    let weights = othello::pattern::PatternWeights::embedded();
+    let weights = PatternWeights::embedded();
     let start = Instant::now();
     for _ in 0..rounds {
         for &pos in &positions {
@@ -64,15 +74,15 @@ fn random_positions(games: usize) -> Vec<Position> {
         loop {
             out.push(pos);
             let moves = pos.legal_moves();
-            if moves.is_empty() {
-                if pos.opponent_moves().is_empty() {
+            if moves.is_zero() {
+                if pos.opponent_moves().is_zero() {
                     break;
                 }
                 pos = pos.pass();
                 continue;
             }
-            let pick = rng.below(moves.len());
-            let sq = pos.legal_moves().nth(pick).expect("a legal move");
+            let pick = rng.below(moves.count() as usize);
+            let sq = pos.legal_moves().squares().nth(pick).expect("a legal move");
             pos = pos.play(sq).expect("a legal move plays");
         }
     }

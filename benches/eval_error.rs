@@ -9,12 +9,15 @@
 //! in discs of the trained and the v1 evaluation (the static evaluation, no
 //! search) against the exact score, by number of empties and in all.
 
+use othello::board::{Bits, S8};
 use othello::engine::{Engine, Limits};
-use othello::pattern::{Evaluator, PatternWeights};
+use othello::eval::pattern::PatternWeights;
+use othello::eval::{Evaluate, Evaluator};
 use othello::rng::Rng;
-use othello::Position;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
+
+type Position = othello::Position<S8>;
 
 fn main() {
     let args: Vec<u64> = std::env::args()
@@ -51,7 +54,7 @@ fn main() {
         assert!(r.exact, "the solve finished");
         let score = r.score as f64 / 100.0;
         let t = trained.evaluate(pos) as f64 / 100.0;
-        let v = Evaluator::V1.evaluate(pos) as f64 / 100.0;
+        let v = Evaluate::<S8>::evaluate(&Evaluator::V1, pos.player, pos.opponent) as f64 / 100.0;
         let row = &mut rows[target as usize];
         row.0 += 1;
         row.1 += (t - score).abs();
@@ -91,15 +94,15 @@ fn game_position(
     let mut ply = 0;
     while pos.empties().count() > empties {
         let moves = pos.legal_moves();
-        if moves.is_empty() {
-            if pos.opponent_moves().is_empty() {
+        if moves.is_zero() {
+            if pos.opponent_moves().is_zero() {
                 return None;
             }
             pos = pos.pass();
             continue;
         }
         let sq = if ply < 6 {
-            moves.clone().nth(rng.below(moves.len()))?
+            moves.squares().nth(rng.below(moves.count() as usize))?
         } else {
             limits.seed = rng.below(1 << 30) as u64;
             engine.search(pos, limits, stop, &mut |_| {}).ok()?.best?
@@ -107,5 +110,5 @@ fn game_position(
         pos = pos.play(sq)?;
         ply += 1;
     }
-    (!pos.legal_moves().is_empty()).then_some(pos)
+    (!pos.legal_moves().is_zero()).then_some(pos)
 }

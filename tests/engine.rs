@@ -1,19 +1,21 @@
 //! The engine through its Rust API: exact solving of the FFO positions,
 //! agreement with plain minimax, limits, stop, determinism and randomness.
 
+use othello::board::{Bits, S8};
 use othello::engine::{Engine, Limits, Strategy};
-use othello::notation::parse_board;
+use othello::notation::{parse_board, parse_square};
 use othello::rng::Rng;
-use othello::{Position, Square};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-fn ffo(path: &str) -> Vec<(Position, i32, Vec<Square>)> {
+type Position = othello::Position<S8>;
+
+fn ffo(path: &str) -> Vec<(Position, i32, Vec<u32>)> {
     let text = std::fs::read_to_string(path).expect("FFO file in ../shared/positions");
     text.lines()
         .filter(|l| l.len() > 66)
         .map(|line| {
-            let game = parse_board(&format!("{} {}", &line[..64], &line[65..66])).unwrap();
+            let game = parse_board::<S8>(&format!("{} {}", &line[..64], &line[65..66])).unwrap();
             let mut fields = line.split(';').skip(1).filter(|f| f.contains(':'));
             let first = fields.next().unwrap();
             let best: i32 = first.split(':').nth(1).unwrap().trim().parse().unwrap();
@@ -25,7 +27,7 @@ fn ffo(path: &str) -> Vec<(Position, i32, Vec<Square>)> {
             );
             let squares = moves
                 .iter()
-                .map(|f| f.split(':').next().unwrap().trim().parse().unwrap())
+                .map(|f| parse_square(8, f.split(':').next().unwrap().trim()).unwrap())
                 .collect();
             (game.position(), best, squares)
         })
@@ -67,10 +69,10 @@ fn random_position(rng: &mut Rng, plies: usize) -> Position {
         let mut pos = Position::start();
         let mut ok = true;
         for _ in 0..plies {
-            let moves: Vec<Square> = pos.legal_moves().collect();
+            let moves: Vec<u32> = pos.legal_moves().squares().collect();
             if moves.is_empty() {
                 pos = pos.pass();
-                if pos.legal_moves().is_empty() {
+                if pos.legal_moves().is_zero() {
                     ok = false;
                     break;
                 }
@@ -79,7 +81,7 @@ fn random_position(rng: &mut Rng, plies: usize) -> Position {
             let sq = moves[rng.below(moves.len())];
             pos = pos.play_with(sq, pos.flips(sq));
         }
-        if ok && !pos.legal_moves().is_empty() {
+        if ok && !pos.legal_moves().is_zero() {
             return pos;
         }
     }
@@ -155,7 +157,7 @@ fn stop_from_another_thread_returns_a_legal_move() {
         "{:?}",
         start.elapsed()
     );
-    assert!(pos.legal_moves().contains(r.best.unwrap()));
+    assert!(pos.legal_moves().has(r.best.unwrap()));
 }
 
 #[test]
@@ -173,7 +175,7 @@ fn time_and_node_limits_are_honoured() {
         "{:?}",
         start.elapsed()
     );
-    assert!(pos.legal_moves().contains(r.best.unwrap()));
+    assert!(pos.legal_moves().has(r.best.unwrap()));
     let mut limits = Limits::level(40).unwrap();
     limits.node_limit = 100_000;
     let r = Engine::new(8)
@@ -199,7 +201,7 @@ fn engine_beats_classic_lookahead() {
             sign = -1;
         }
         while !pos.is_game_over() {
-            if pos.legal_moves().is_empty() {
+            if pos.legal_moves().is_zero() {
                 pos = pos.pass();
             } else {
                 let mut limits = Limits::level(4).unwrap();

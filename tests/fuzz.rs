@@ -114,7 +114,7 @@ fn fuzz_regressions_sanitized() {
 
 /// `othello_engine_new()` when the table cannot be allocated: must return
 /// NULL with OTHELLO_STATUS_OUT_OF_MEMORY, not abort the process (the
-/// table is allocated with `try_reserve`, src/hash.rs `Table::try_new`).
+/// table is allocated with `try_reserve`, src/search/table.rs `Table::try_new`).
 #[test]
 fn engine_new_out_of_memory() {
     // No sanitizer: AddressSanitizer needs more address space than the
@@ -132,7 +132,7 @@ fn engine_new_out_of_memory() {
 /// A second exact search of a position on the same engine must return a
 /// move that reaches the exact score it reports: the table keeps a solved
 /// entry's best move when a midgame result for the same position is stored
-/// (src/hash.rs, `Table::store`).
+/// (src/search/table.rs, `Table::store`).
 #[test]
 fn warm_exact_search_move() {
     let exe = build_static(

@@ -18,7 +18,16 @@
 //!
 //! Our side of the game is tracked with the crate's own rules (`Game`).
 
-use othello::{Color, Game, Square};
+use othello::board::{Bits, S8};
+use othello::notation::{parse_board, parse_square, square_name};
+use othello::Color;
+
+type Game = othello::Game<S8>;
+
+/// The square of an 8x8 square name (`a1`..`h8`, either case).
+fn sq(name: &str) -> u32 {
+    parse_square(8, name).expect("a square name")
+}
 use std::env;
 use std::fs;
 use std::io::{BufRead, BufReader, Read, Write};
@@ -289,7 +298,7 @@ fn check_move_reply(line: &str) -> String {
     let mut parts = body.split('/');
     let mv = parts.next().expect("a move").to_ascii_lowercase();
     assert!(
-        mv == "pa" || mv.parse::<Square>().is_ok(),
+        mv == "pa" || parse_square(8, &mv).is_ok(),
         "bad move in {line:?}"
     );
     let rest: Vec<&str> = parts.collect();
@@ -326,7 +335,7 @@ fn parse_search(line: &str) -> (String, f64, u32) {
         "a PV of two-letter moves: {line:?}"
     );
     let first = f[1][..2].to_ascii_lowercase();
-    assert!(first == "pa" || first.parse::<Square>().is_ok(), "{line:?}");
+    assert!(first == "pa" || parse_square(8, &first).is_ok(), "{line:?}");
     let eval: f64 = f[2].parse().expect("a numeric eval");
     let depth: u32 = f[4].parse().expect("a numeric depth");
     (first, eval, depth)
@@ -406,9 +415,9 @@ fn play_whole_game(exe: &Path, env_vars: &[(&str, &str)], seed: u64, analyze: bo
                 assert_eq!(mv, "pa", "black must pass: {answer:?}");
                 game.pass().expect("a forced pass");
             } else {
-                let sq: Square = mv.parse().expect("a square");
+                let sq = parse_square(8, &mv).expect("a square");
                 assert!(
-                    game.legal_moves().contains(sq),
+                    game.legal_moves().has(sq),
                     "the engine's {mv} is illegal\n{}",
                     s.transcript()
                 );
@@ -422,17 +431,17 @@ fn play_whole_game(exe: &Path, env_vars: &[(&str, &str)], seed: u64, analyze: bo
             game.pass().expect("a forced pass");
             played.push("pa".into());
         } else {
-            let moves: Vec<Square> = game.legal_moves().collect();
+            let moves: Vec<u32> = game.legal_moves().squares().collect();
             let sq = moves[rng.below(moves.len())];
             // Upper and lower case, with and without an eval and time.
             let text = if played.len() % 4 == 1 {
-                format!("move {}", sq.to_string().to_ascii_uppercase())
+                format!("move {}", square_name(8, sq).to_ascii_uppercase())
             } else {
-                format!("move {sq}/-1.50/0.25")
+                format!("move {}/-1.50/0.25", square_name(8, sq))
             };
             s.send(&text);
             game.play(sq).expect("a legal move");
-            played.push(sq.to_string());
+            played.push(square_name(8, sq));
         }
         if played.len().is_multiple_of(7) {
             pings += 1;
@@ -537,10 +546,14 @@ fn hints_and_go_in_an_endgame() {
 
     // Play g8 and a reply through the protocol, then hint again.
     s.send("move g8/18.00/0.01");
-    let mut game = othello::notation::parse_board(FFO1).expect("FFO #1");
-    game.play("g8".parse().unwrap()).unwrap();
-    let reply = game.legal_moves().next().expect("white has a move");
-    s.send(&format!("move {reply}"));
+    let mut game = parse_board::<S8>(FFO1).expect("FFO #1");
+    game.play(sq("g8")).unwrap();
+    let reply = game
+        .legal_moves()
+        .squares()
+        .next()
+        .expect("white has a move");
+    s.send(&format!("move {}", square_name(8, reply)));
     game.play(reply).unwrap();
     s.send("hint 1");
     let lines = s.until("the end of the hints", |l| l == "status");
@@ -554,7 +567,7 @@ fn hints_and_go_in_an_endgame() {
     if game.must_pass() {
         assert_eq!(mv, "pa");
     } else {
-        assert!(game.legal_moves().contains(mv.parse().unwrap()), "{mv}");
+        assert!(game.legal_moves().has(sq(&mv)), "{mv}");
     }
 
     // A position where the side to move must pass.
@@ -603,9 +616,9 @@ fn ping_during_searches() {
         .expect("the stopped search still answers");
     let mv = check_move_reply(&lines[answer]);
     let mut game = Game::new();
-    game.play("f5".parse().unwrap()).unwrap();
-    game.play("d6".parse().unwrap()).unwrap();
-    assert!(game.legal_moves().contains(mv.parse().unwrap()), "{mv}");
+    game.play(sq("f5")).unwrap();
+    game.play(sq("d6")).unwrap();
+    assert!(game.legal_moves().has(sq(&mv)), "{mv}");
     assert_eq!(lines[lines.len() - 2], "status", "{lines:?}");
     // Idle: an immediate pong.
     assert!(s.ping(3).is_empty());
@@ -752,9 +765,9 @@ fn malformed_ggf_is_refused_and_the_game_kept() {
     assert_eq!(s.replies(&format!("set game {spaced}"), 50), [""; 0]);
     let (_, mv) = s.go();
     let mut g = Game::new();
-    g.play("f5".parse().unwrap()).unwrap();
-    g.play("d6".parse().unwrap()).unwrap();
-    assert!(g.legal_moves().contains(mv.parse().unwrap()), "{mv}");
+    g.play(sq("f5")).unwrap();
+    g.play(sq("d6")).unwrap();
+    assert!(g.legal_moves().has(sq(&mv)), "{mv}");
     // A game with a pass: white passes, black plays h8.
     assert!(s
         .replies(
@@ -859,7 +872,7 @@ fn bad_lines_never_stop_it() {
 /// `analyze` on an endgame: consecutive exact scores agree with the rules.
 #[test]
 fn analyze_agrees_with_the_rules() {
-    let mut game = othello::notation::parse_board(FFO1).expect("FFO #1");
+    let mut game = parse_board::<S8>(FFO1).expect("FFO #1");
     let mut moves = Vec::new();
     let mut rng = Lcg(5);
     while !game.is_game_over() && moves.len() < 8 {
@@ -867,10 +880,10 @@ fn analyze_agrees_with_the_rules() {
             game.pass().unwrap();
             moves.push("PA".to_string());
         } else {
-            let legal: Vec<Square> = game.legal_moves().collect();
+            let legal: Vec<u32> = game.legal_moves().squares().collect();
             let sq = legal[rng.below(legal.len())];
             game.play(sq).unwrap();
-            moves.push(sq.to_string());
+            moves.push(square_name(8, sq));
         }
     }
     let mut s = Session::start(nboard_exe(), &[]);

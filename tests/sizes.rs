@@ -301,7 +301,7 @@ fn random_games_match_the_reference_16x16() {
 #[test]
 fn perft_matches_the_reference_on_every_size() {
     for (size, depth) in [(4, 11), (6, 7), (8, 6), (10, 5), (12, 5), (14, 4), (16, 4)] {
-        let lib = othello::sized::perft_start(size as i64, depth).unwrap();
+        let lib = othello::any::perft_start(size as i64, depth).unwrap();
         assert_eq!(
             lib,
             RefBoard::new(size).perft(depth),
@@ -309,8 +309,8 @@ fn perft_matches_the_reference_on_every_size() {
         );
     }
     // 4x4 to the end of every game: perft stops growing.
-    let full = othello::sized::perft_start(4, 20).unwrap();
-    assert_eq!(othello::sized::perft_start(4, 30).unwrap(), full);
+    let full = othello::any::perft_start(4, 20).unwrap();
+    assert_eq!(othello::any::perft_start(4, 30).unwrap(), full);
 }
 
 /// Plain minimax of the final disc difference on the reference board (empties

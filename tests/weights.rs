@@ -3,7 +3,10 @@
 //! truncated weights rejected with a clear error while the engine keeps the
 //! evaluation it had.
 
+use othello::board::{Bits, S8};
 use othello::engine::{Engine, Limits};
+use othello::eval::pattern::{PatternWeights, FEATURES, MOBILITY_MAX};
+use othello::eval::Evaluator;
 use othello::ffi::board::{othello_board_free, othello_board_new};
 use othello::ffi::engine::{
     othello_engine_free, othello_engine_new, othello_engine_search, othello_search_limits,
@@ -15,7 +18,6 @@ use othello::ffi::evaluation::{
 };
 use othello::ffi::othello_last_error;
 use othello::ffi::othello_status::{self, *};
-use othello::pattern::{Evaluator, PatternWeights};
 use othello::Position;
 use std::ffi::CString;
 use std::sync::atomic::AtomicBool;
@@ -32,9 +34,9 @@ fn last_error() -> String {
 /// Weights unlike the built-in ones: every evaluation is the number of
 /// legal moves of the side to move minus 10, in discs.
 fn mobility_weights() -> PatternWeights {
-    let f = &*othello::pattern::FEATURES;
+    let f = &*FEATURES;
     let mut values = vec![0f32; f.len];
-    for m in 0..=othello::pattern::MOBILITY_MAX {
+    for m in 0..=MOBILITY_MAX {
         values[f.mobility_offset + m] = m as f32 - 10.0;
     }
     let mut w = PatternWeights::zero(1, 61).unwrap();
@@ -116,13 +118,13 @@ fn evaluation_choice_and_weight_loading() {
         assert_ne!(custom, trained);
         let mut reference = Engine::new(1);
         reference.set_evaluator(Evaluator::Pattern(Arc::new(mobility_weights())));
-        let game = othello::notation::parse_transcript("f5d6c3").unwrap();
+        let game = othello::notation::parse_transcript::<S8>("f5d6c3").unwrap();
         let mut lim = Limits::level(0).unwrap();
         lim.depth = 4;
         let r = reference
             .search(game.position(), &lim, &AtomicBool::new(false), &mut |_| {})
             .unwrap();
-        assert_eq!(custom.0, r.best.unwrap().index() as i32);
+        assert_eq!(custom.0, r.best.unwrap() as i32);
 
         // Truncated, corrupt or foreign buffers fail clearly and change nothing.
         let mut corrupt = bytes.clone();
@@ -182,10 +184,10 @@ fn trained_engine_plays_legal_moves_to_the_end() {
     let mut engine = Engine::new(1);
     engine.set_evaluator(Evaluator::trained());
     let stop = AtomicBool::new(false);
-    let mut pos = Position::start();
+    let mut pos = Position::<S8>::start();
     let limits = Limits::level(3).unwrap();
     while !pos.is_game_over() {
-        if pos.legal_moves().is_empty() {
+        if pos.legal_moves().is_zero() {
             pos = pos.pass();
             continue;
         }

@@ -21,9 +21,14 @@
 //! the value of the position before the ply from the side to move's point of
 //! view (i16, centi-discs; exact plies hold the exact score times 100).
 
+use othello::board::{Bits, S8};
 use othello::engine::{Engine, Limits};
+use othello::notation::square_name;
 use othello::rng::Rng;
-use othello::{Error, Position, Square};
+use othello::Error;
+
+/// The 8x8 position, the only size the pattern evaluation trains on.
+pub type Position = othello::Position<S8>;
 use std::sync::atomic::AtomicBool;
 
 /// The file magic.
@@ -84,8 +89,8 @@ pub enum PlyKind {
 /// One ply of a game.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct Ply {
-    /// None for a pass.
-    pub square: Option<Square>,
+    /// None for a pass; else the square (0..64).
+    pub square: Option<u32>,
     pub kind: PlyKind,
     /// The value of the position before the ply, side to move's view, in
     /// centi-discs.
@@ -131,8 +136,8 @@ pub fn play_game(engine: &mut Engine, params: &GenParams, index: u64) -> GameRec
     let mut plies = Vec::with_capacity(64);
     loop {
         let moves = pos.legal_moves();
-        if moves.is_empty() {
-            if pos.opponent_moves().is_empty() {
+        if moves.is_zero() {
+            if pos.opponent_moves().is_zero() {
                 break;
             }
             plies.push(Ply {
@@ -248,7 +253,7 @@ impl GameRecord {
         out.push(self.plies.len() as u8);
         out.push(self.result as u8);
         for p in &self.plies {
-            out.push(p.square.map_or(PASS, |s| s.index()));
+            out.push(p.square.map_or(PASS, |s| s as u8));
             out.push(p.kind as u8);
             out.extend_from_slice(&p.score.to_le_bytes());
         }
@@ -283,11 +288,13 @@ impl GameRecord {
                 pos = pos.pass();
                 None
             } else {
-                let sq = Square::new(chunk[0] as i64)
-                    .ok_or_else(|| bad(format!("games file: bad square {}", chunk[0])))?;
-                pos = pos
-                    .play(sq)
-                    .ok_or_else(|| bad(format!("games file: illegal move {sq}")))?;
+                let sq = chunk[0] as u32;
+                if sq >= 64 {
+                    return Err(bad(format!("games file: bad square {}", chunk[0])));
+                }
+                pos = pos.play(sq).ok_or_else(|| {
+                    bad(format!("games file: illegal move {}", square_name(8, sq)))
+                })?;
                 Some(sq)
             };
             plies.push(Ply {

@@ -6,7 +6,7 @@
 //! [`training`] fits the pattern weights to them (`othello-train`);
 //! `othello-evalmatch` plays two evaluations against each other. The weights
 //! file format and the pattern features are the library's
-//! (`othello::pattern`).
+//! (`othello::eval::pattern`).
 
 pub mod datagen;
 pub mod training;

@@ -10,13 +10,14 @@
 //! Configurations never seen keep weight 0.
 
 use crate::datagen::{GameRecord, PlyKind};
-use othello::pattern::{feature_indices, PatternWeights, ACTIVE, FEATURES};
+use othello::board::{Bits, S8};
+use othello::eval::pattern::{feature_indices, PatternWeights, ACTIVE, FEATURES};
 use othello::Position;
 
 /// One labelled position, as features.
 #[derive(Clone, Copy)]
 pub struct Row {
-    pub pos: Position,
+    pub pos: Position<S8>,
     pub features: [u32; ACTIVE],
     /// The label, in discs.
     pub target: f32,
@@ -75,7 +76,7 @@ pub fn rows_of(games: &[GameRecord], mix: f32) -> Vec<Row> {
 }
 
 /// A row for `pos` with label `target` (discs).
-pub fn row(pos: Position, target: f32, exact: bool) -> Row {
+pub fn row(pos: Position<S8>, target: f32, exact: bool) -> Row {
     Row {
         pos,
         features: feature_indices(pos),

@@ -14,10 +14,13 @@
 //! search scores them within 3 discs, each played twice with colours swapped.
 //! Prints wins, draws, losses and the mean disc difference for A.
 
+use othello::board::{Bits, S8};
 use othello::engine::{Engine, Limits};
-use othello::pattern::{Evaluator, PatternWeights};
+use othello::eval::pattern::PatternWeights;
+use othello::eval::Evaluator;
 use othello::rng::Rng;
-use othello::Position;
+
+type Position = othello::Position<S8>;
 use std::collections::HashSet;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -49,14 +52,14 @@ fn openings(count: usize, plies: usize, seed: u64) -> Vec<Position> {
     while out.len() < count {
         let mut pos = Position::start();
         for _ in 0..plies {
-            let moves: Vec<_> = pos.legal_moves().collect();
+            let moves: Vec<u32> = pos.legal_moves().squares().collect();
             if moves.is_empty() {
                 break;
             }
             let sq = moves[rng.below(moves.len())];
             pos = pos.play_with(sq, pos.flips(sq));
         }
-        if pos.legal_moves().is_empty() || !seen.insert(pos) {
+        if pos.legal_moves().is_zero() || !seen.insert(pos) {
             continue;
         }
         engine.clear();
@@ -79,8 +82,8 @@ fn play(pos: Position, first: &mut Engine, second: &mut Engine, limits: &Limits)
     let mut pos = pos;
     let mut first_to_move = true;
     loop {
-        if pos.legal_moves().is_empty() {
-            if pos.opponent_moves().is_empty() {
+        if pos.legal_moves().is_zero() {
+            if pos.opponent_moves().is_zero() {
                 let s = pos.final_score();
                 return if first_to_move { s } else { -s };
             }

@@ -13,8 +13,9 @@
 //! result, which is exact from the file's `exact_empties` on), then writes
 //! the weights file.
 
-use othello::eval::evaluate;
-use othello::pattern::PatternWeights;
+use othello::board::S8;
+use othello::eval::pattern::PatternWeights;
+use othello::eval::{Evaluate, V1};
 use othello_tools::datagen::{read_games, GameRecord};
 use othello_tools::training::{mae, rows_of, stage_rows, train, Row, TrainOptions};
 use std::time::Instant;
@@ -113,7 +114,11 @@ fn main() {
             .sum::<i32>()
             .clamp(-6300, 6300)
     };
-    let v1_of = |rows: &[&Row]| mae(rows, |r| evaluate(r.pos));
+    let v1_of = |rows: &[&Row]| {
+        mae(rows, |r| {
+            Evaluate::<S8>::evaluate(&V1, r.pos.player, r.pos.opponent)
+        })
+    };
     for s in 0..opts.stages {
         let t = stage_rows(&train_rows, &narrow, s).len();
         let v = stage_rows(&valid_rows, &narrow, s);
