@@ -27,12 +27,11 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::OnceLock;
 
+mod cbuild;
+use cbuild::{manifest_dir, on_path, program, run};
+
 /// cargo-c's version for this toolchain (newer ones refuse rustc 1.95).
 const CARGO_C: &str = "cargo install cargo-c --locked --version 0.10.24+cargo-0.98.0";
-
-fn manifest_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
 
 fn work_dir() -> PathBuf {
     Path::new(env!("CARGO_TARGET_TMPDIR")).join("install")
@@ -42,39 +41,8 @@ fn cargo() -> String {
     env::var("CARGO").unwrap_or_else(|_| "cargo".into())
 }
 
-fn describe(cmd: &Command) -> String {
-    let mut s = cmd.get_program().to_string_lossy().into_owned();
-    for arg in cmd.get_args() {
-        s.push(' ');
-        s.push_str(&arg.to_string_lossy());
-    }
-    s
-}
-
-/// Runs `cmd`; panics with its output unless it exits with status 0.
-fn run(what: &str, cmd: &mut Command) -> Output {
-    let line = describe(cmd);
-    let out = cmd
-        .output()
-        .unwrap_or_else(|e| panic!("{what}: cannot start `{line}`: {e}"));
-    if !out.status.success() {
-        panic!(
-            "{what} failed ({})\ncommand: {line}\n--- stdout ---\n{}\n--- stderr ---\n{}",
-            out.status,
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr),
-        );
-    }
-    out
-}
-
 fn stdout(out: &Output) -> String {
     String::from_utf8_lossy(&out.stdout).trim().to_string()
-}
-
-fn on_path(program: &str) -> bool {
-    env::var_os("PATH")
-        .is_some_and(|path| env::split_paths(&path).any(|d| d.join(program).is_file()))
 }
 
 /// The crate's version, from Cargo.toml.
@@ -175,7 +143,7 @@ fn install() -> Installed {
 
 fn pkg_config(args: &[&str]) -> String {
     assert!(
-        on_path("pkg-config"),
+        on_path("pkg-config").is_some(),
         "pkg-config is not on PATH (.ci/run installs it)"
     );
     let inst = installed();
@@ -218,7 +186,7 @@ fn check_game(out: &Output, what: &str) {
 
 /// The NEEDED entries of an ELF file (readelf -d), if readelf is there.
 fn needed(file: &Path) -> Option<Vec<String>> {
-    if !on_path("readelf") {
+    if on_path("readelf").is_none() {
         println!("note: readelf is not on PATH: dynamic section not checked");
         return None;
     }
@@ -261,9 +229,8 @@ fn installed_files_pkg_config_file_and_soname() {
         );
     }
     assert!(inst.libdir.join("libothello.a").is_file());
-    if let Some(out) =
-        on_path("readelf").then(|| run("readelf -d", Command::new("readelf").arg("-d").arg(&real)))
-    {
+    if on_path("readelf").is_some() {
+        let out = run("readelf -d", Command::new("readelf").arg("-d").arg(&real));
         let text = stdout(&out);
         let line = text
             .lines()
@@ -317,10 +284,7 @@ fn pkg_config_shared() {
         );
     }
     // Found through the rpath of the prefix's libdir.
-    let out = run(
-        "the shared build",
-        Command::new(&exe).env_remove("LD_LIBRARY_PATH"),
-    );
+    let out = run("the shared build", &mut program(&exe));
     check_game(&out, "shared");
     // And through LD_LIBRARY_PATH, without the rpath.
     let plain = work_dir().join("app_shared_plain");
@@ -370,16 +334,13 @@ fn pkg_config_static() {
             "a static build needs no libothello: {needed:?}"
         );
     }
-    let out = run(
-        "the static build",
-        Command::new(&exe).env_remove("LD_LIBRARY_PATH"),
-    );
+    let out = run("the static build", &mut program(&exe));
     check_game(&out, "static");
 }
 
 #[test]
 fn cmake_project() {
-    if !on_path("cmake") {
+    if on_path("cmake").is_none() {
         println!("note: cmake is not on PATH: skipping the CMake project (.ci/run installs it)");
         return;
     }
@@ -403,9 +364,6 @@ fn cmake_project() {
     );
     // CMake links the imported target by its full path and records the
     // prefix's libdir as the build tree's rpath.
-    let out = run(
-        "the CMake build",
-        Command::new(build.join("app")).env_remove("LD_LIBRARY_PATH"),
-    );
+    let out = run("the CMake build", &mut program(&build.join("app")));
     check_game(&out, "cmake");
 }
