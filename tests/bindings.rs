@@ -35,7 +35,7 @@ const CXX_FLAGS: &[&str] = &[
 fn python_binding() {
     assert!(
         on_path("python3").is_some(),
-        "python3 is not on PATH: the Python binding cannot be tested (.ci/run installs it)"
+        "python3 is not on PATH: the Python binding cannot be tested (./test.sh installs it)"
     );
     let lib = lib_dir().join("libothello.so");
     let out = run(

@@ -9,10 +9,11 @@
 //!   (shared, found at run time through the prefix's libdir) and with
 //!   `--static` (no libothello.so needed at run time), and the CMake project
 //!   `tests/install/CMakeLists.txt` (`pkg_check_modules(... IMPORTED_TARGET
-//!   othello)`) when cmake is installed; each must play a whole game.
+//!   othello)`); each must play a whole game.
 //!
-//! cargo-c must be installed (`.ci/run` installs it when it is missing): the
-//! test fails, it does not skip, without it. To stay fast, the build goes to
+//! cargo-c, pkg-config and cmake must be installed (README's test command,
+//! `./test.sh`, installs them when they are missing): the tests fail, they do
+//! not skip, without them. To stay fast, the build goes to
 //! its own target directory under `CARGO_TARGET_TMPDIR` (it never waits for
 //! a lock on `target/`; cargo-c's cargo could not reuse that build anyway),
 //! without the default `header` feature (no cbindgen build: the committed
@@ -99,7 +100,7 @@ fn install() -> Installed {
     assert!(
         present,
         "cargo-c is not installed (`cargo cinstall` is missing): install it with `{CARGO_C}` \
-         (.ci/run does so when it is missing); {}",
+         (./test.sh does so when it is missing); {}",
         match &version {
             Ok(o) => String::from_utf8_lossy(&o.stderr).trim().to_string(),
             Err(e) => e.to_string(),
@@ -144,7 +145,7 @@ fn install() -> Installed {
 fn pkg_config(args: &[&str]) -> String {
     assert!(
         on_path("pkg-config").is_some(),
-        "pkg-config is not on PATH (.ci/run installs it)"
+        "pkg-config is not on PATH (./test.sh installs it)"
     );
     let inst = installed();
     let out = run(
@@ -340,10 +341,10 @@ fn pkg_config_static() {
 
 #[test]
 fn cmake_project() {
-    if on_path("cmake").is_none() {
-        println!("note: cmake is not on PATH: skipping the CMake project (.ci/run installs it)");
-        return;
-    }
+    assert!(
+        on_path("cmake").is_some(),
+        "cmake is not on PATH (./test.sh installs it)"
+    );
     let inst = installed();
     let build = work_dir().join("cmake-build");
     if build.exists() {
