@@ -115,7 +115,14 @@ fn install() -> Installed {
         "cargo cinstall",
         Command::new(cargo())
             .current_dir(manifest_dir())
-            .args(["cinstall", "--debug", "--no-default-features", "--prefix"])
+            .args([
+                "cinstall",
+                "-p",
+                "othello",
+                "--debug",
+                "--no-default-features",
+                "--prefix",
+            ])
             .arg(&prefix)
             .arg("--target-dir")
             .arg(work_dir().join("target"))
