@@ -13,93 +13,20 @@
 //!   C++20) and run; the test once more against the static library under
 //!   AddressSanitizer + UBSan, whose leak check proves the handles freed.
 
-use std::env;
-use std::ffi::OsStr;
-use std::fs;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::path::PathBuf;
+use std::process::Command;
 
-const CXX_FLAGS: &[&str] = &["-Wall", "-Wextra", "-Wpedantic", "-Werror", "-O0"];
+mod cbuild;
+use cbuild::{lib_dir, manifest_dir, on_path, program, run, Build, ASAN_ENV};
 
-/// What a program linked against `libothello.a` needs from the system.
-const STATIC_SYSTEM_LIBS: &[&str] = &[
-    "-lgcc_s",
-    "-lutil",
-    "-lrt",
-    "-lpthread",
-    "-lm",
-    "-ldl",
-    "-lc",
+const CXX_FLAGS: &[&str] = &[
+    "-Wall",
+    "-Wextra",
+    "-Wpedantic",
+    "-Werror",
+    "-O0",
+    "-pthread",
 ];
-
-const SANITIZE_FLAGS: &[&str] = &[
-    "-fsanitize=address,undefined",
-    "-fno-omit-frame-pointer",
-    "-fno-sanitize-recover=all",
-];
-
-fn manifest_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-/// The directory of the `libothello.{so,a}` built for this test run: the
-/// test executable's `deps/` directory (cargo copies the libraries up to
-/// `target/<profile>/` only for `cargo build`, so that copy may be stale).
-fn lib_dir() -> PathBuf {
-    let exe = env::current_exe().expect("path of the test executable");
-    let deps = exe.parent().expect("the test executable has a directory");
-    assert_eq!(
-        deps.file_name(),
-        Some(OsStr::new("deps")),
-        "expected the test executable in target/<profile>/deps, found {}",
-        exe.display()
-    );
-    let libs = ["libothello.so", "libothello.a"];
-    let profile = deps.parent().expect("deps/ has a parent");
-    let dir = [deps, profile]
-        .into_iter()
-        .find(|dir| libs.iter().all(|lib| dir.join(lib).is_file()))
-        .unwrap_or_else(|| panic!("libothello.so and .a not found in {}", deps.display()))
-        .to_path_buf();
-    dir
-}
-
-fn out_dir() -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("bindings");
-    fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("cannot create {}: {e}", dir.display()));
-    dir
-}
-
-fn describe(cmd: &Command) -> String {
-    let mut s = cmd.get_program().to_string_lossy().into_owned();
-    for arg in cmd.get_args() {
-        s.push(' ');
-        s.push_str(&arg.to_string_lossy());
-    }
-    s
-}
-
-/// Runs `cmd`; panics with its output unless it exits with status 0.
-fn run(what: &str, cmd: &mut Command) -> Output {
-    let line = describe(cmd);
-    let out = cmd
-        .output()
-        .unwrap_or_else(|e| panic!("{what}: cannot start `{line}`: {e}"));
-    if !out.status.success() {
-        panic!(
-            "{what} failed ({})\ncommand: {line}\n--- stdout ---\n{}\n--- stderr ---\n{}",
-            out.status,
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr),
-        );
-    }
-    out
-}
-
-fn on_path(program: &str) -> bool {
-    env::var_os("PATH")
-        .is_some_and(|path| env::split_paths(&path).any(|d| d.join(program).is_file()))
-}
 
 // ---------------------------------------------------------------------------
 // Python
@@ -107,8 +34,8 @@ fn on_path(program: &str) -> bool {
 #[test]
 fn python_binding() {
     assert!(
-        on_path("python3"),
-        "python3 is not on PATH: the Python binding cannot be tested (.ci/run installs it)"
+        on_path("python3").is_some(),
+        "python3 is not on PATH: the Python binding cannot be tested (./test.sh installs it)"
     );
     let lib = lib_dir().join("libothello.so");
     let out = run(
@@ -138,55 +65,35 @@ fn python_binding() {
 // ---------------------------------------------------------------------------
 // C++
 
-/// Compiles a C++ source with the wrapper; `sanitized` links the static
-/// library under ASan + UBSan, otherwise the shared one with an rpath.
-fn compile_cxx(source: &Path, std: &str, sanitized: bool) -> PathBuf {
-    let lib = lib_dir();
+/// Compiles a C++ source (path from the crate root) with the wrapper;
+/// `sanitized` links the static library under ASan + UBSan, otherwise the
+/// shared one with an rpath.
+fn compile_cxx(source: &str, std: &str, sanitized: bool) -> PathBuf {
     let stem = source
-        .file_stem()
-        .and_then(|s| s.to_str())
-        .expect("a file name");
-    let exe = out_dir().join(format!(
+        .rsplit('/')
+        .next()
+        .and_then(|name| name.strip_suffix(".cpp"))
+        .expect("a .cpp file");
+    let name = format!(
         "{stem}_{}{}",
         std.replace('+', "x"),
         if sanitized { "_sanitized" } else { "" }
-    ));
-    let mut cmd = Command::new("g++");
-    cmd.arg(format!("-std={std}"))
-        .args(CXX_FLAGS)
-        .arg("-pthread")
-        .arg("-I")
-        .arg(manifest_dir().join("include"))
-        .arg("-I")
-        .arg(manifest_dir().join("examples").join("cpp"))
-        .arg("-o")
-        .arg(&exe)
-        .arg(source);
-    if sanitized {
-        cmd.args(SANITIZE_FLAGS)
-            .arg(lib.join("libothello.a"))
-            .args(STATIC_SYSTEM_LIBS);
-    } else {
-        cmd.arg("-L")
-            .arg(&lib)
-            .arg("-lothello")
-            .arg(format!("-Wl,-rpath,{}", lib.display()));
-    }
-    run(
-        &format!("compiling {} as {std}", source.display()),
-        &mut cmd,
     );
-    exe
+    let build = Build::cxx(&[format!("-std={std}").as_str()])
+        .flags(CXX_FLAGS)
+        .include("examples/cpp")
+        .source(source);
+    if sanitized {
+        build.sanitized().build("bindings", &name)
+    } else {
+        build.build("bindings", &name)
+    }
 }
 
 #[test]
 fn cpp_demo() {
-    let exe = compile_cxx(
-        &manifest_dir().join("examples").join("cpp").join("demo.cpp"),
-        "c++17",
-        false,
-    );
-    let out = run("examples/cpp/demo.cpp", &mut Command::new(&exe));
+    let exe = compile_cxx("examples/cpp/demo.cpp", "c++17", false);
+    let out = run("examples/cpp/demo.cpp", &mut program(&exe));
     let text = String::from_utf8_lossy(&out.stdout);
     print!("{text}");
     for expected in [
@@ -225,15 +132,13 @@ fn cpp_demo() {
     assert!(first.ends_with("after 3 iterations"), "{first}");
 }
 
+const WRAPPER_TEST: &str = "tests/cpp/wrapper_test.cpp";
+
 #[test]
 fn cpp_wrapper() {
-    let source = manifest_dir()
-        .join("tests")
-        .join("cpp")
-        .join("wrapper_test.cpp");
     for std in ["c++17", "c++20"] {
-        let exe = compile_cxx(&source, std, false);
-        let out = run(&format!("wrapper_test ({std})"), &mut Command::new(&exe));
+        let exe = compile_cxx(WRAPPER_TEST, std, false);
+        let out = run(&format!("wrapper_test ({std})"), &mut program(&exe));
         let text = String::from_utf8_lossy(&out.stdout);
         assert!(
             text.contains("wrapper_test: ") && text.contains(" checks passed"),
@@ -244,16 +149,10 @@ fn cpp_wrapper() {
 
 #[test]
 fn cpp_wrapper_under_sanitizers() {
-    let source = manifest_dir()
-        .join("tests")
-        .join("cpp")
-        .join("wrapper_test.cpp");
-    let exe = compile_cxx(&source, "c++17", true);
+    let exe = compile_cxx(WRAPPER_TEST, "c++17", true);
     let out = run(
         "wrapper_test under ASan + UBSan",
-        Command::new(&exe)
-            .env("ASAN_OPTIONS", "detect_leaks=1")
-            .env("UBSAN_OPTIONS", "print_stacktrace=1:halt_on_error=1"),
+        program(&exe).envs(ASAN_ENV.iter().copied()),
     );
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(

@@ -20,94 +20,32 @@
 //! move, passes must be forced, the game must end exactly when neither side
 //! can move, and the final tally must be the discs on the last board.
 
-use std::env;
-use std::ffi::OsStr;
-use std::fs;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
+use std::process::{Child, ChildStdin, ExitStatus, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::sync::OnceLock;
 use std::thread;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 mod cbuild;
-use cbuild::{lib_dir, manifest_dir, ASAN_ENV, ASAN_FLAGS, C11_FLAGS, STATIC_SYSTEM_LIBS};
-
-/// No run of the game may take longer (valgrind included).
-const TIMEOUT: Duration = Duration::from_secs(120);
+use cbuild::{build_example, run_with_input, valgrind, wait_or_kill, Ran, ASAN_ENV, TIMEOUT};
 
 // ---------------------------------------------------------------------------
-// Building
-
-#[derive(Clone, Copy)]
-enum Link {
-    /// `-lothello` from the shared library, with an rpath.
-    Shared,
-    /// `libothello.a` under AddressSanitizer + UBSan.
-    StaticSanitized,
-}
-
-/// Compiles `examples/othello.c` into `CARGO_TARGET_TMPDIR/console/<name>`.
-fn compile(name: &str, link: Link) -> PathBuf {
-    let lib = lib_dir();
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("console");
-    fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("cannot create {}: {e}", dir.display()));
-    let exe = dir.join(name);
-    let mut cmd = Command::new("cc");
-    cmd.args(C11_FLAGS)
-        .arg("-O2")
-        .arg("-I")
-        .arg(manifest_dir().join("include"))
-        .arg("-o")
-        .arg(&exe)
-        .arg(manifest_dir().join("examples").join("othello.c"));
-    match link {
-        Link::Shared => {
-            cmd.arg("-g")
-                .arg("-L")
-                .arg(&lib)
-                .arg("-lothello")
-                .arg(format!("-Wl,-rpath,{}", lib.display()));
-        }
-        Link::StaticSanitized => {
-            cmd.args(ASAN_FLAGS)
-                .arg(lib.join("libothello.a"))
-                .args(STATIC_SYSTEM_LIBS);
-        }
-    }
-    let out = cmd
-        .output()
-        .unwrap_or_else(|e| panic!("cannot run cc: {e}"));
-    assert!(
-        out.status.success(),
-        "compiling examples/othello.c failed:\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    exe
-}
+// Building and running
 
 /// The game linked to the shared library, compiled once for all tests.
 fn game() -> &'static Path {
     static EXE: OnceLock<PathBuf> = OnceLock::new();
-    EXE.get_or_init(|| compile("othello", Link::Shared))
+    EXE.get_or_init(|| build_example("othello", false, &[]))
 }
 
 fn sanitized_game() -> &'static Path {
     static EXE: OnceLock<PathBuf> = OnceLock::new();
-    EXE.get_or_init(|| compile("othello_sanitized", Link::StaticSanitized))
+    EXE.get_or_init(|| build_example("othello", true, &[]))
 }
 
-// ---------------------------------------------------------------------------
-// Running
-
-struct Run {
-    stdout: String,
-    stderr: String,
-    status: ExitStatus,
-}
-
-impl Run {
+impl Ran {
     fn context(&self) -> String {
         let tail: String = {
             let lines: Vec<&str> = self.stdout.lines().collect();
@@ -124,75 +62,8 @@ impl Run {
     }
 }
 
-/// Reads a pipe to its end on a thread.
-fn drain(mut pipe: impl Read + Send + 'static) -> thread::JoinHandle<Vec<u8>> {
-    thread::spawn(move || {
-        let mut buf = Vec::new();
-        pipe.read_to_end(&mut buf).expect("reading a pipe");
-        buf
-    })
-}
-
-/// Waits for `child`, killing it after TIMEOUT.
-fn wait_or_kill(child: &mut Child, what: &str) -> ExitStatus {
-    let deadline = Instant::now() + TIMEOUT;
-    loop {
-        if let Some(status) = child.try_wait().expect("waiting for the game") {
-            return status;
-        }
-        if Instant::now() > deadline {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("{what}: no exit after {TIMEOUT:?}");
-        }
-        thread::sleep(Duration::from_millis(5));
-    }
-}
-
-/// Runs `program args` with `input` on its standard input (then end of
-/// input), under `wrapper` (e.g. valgrind) if given.
-fn run_with(
-    wrapper: &[&OsStr],
-    program: &Path,
-    args: &[&str],
-    input: &[u8],
-    env_vars: &[(&str, &str)],
-) -> Run {
-    let mut cmd = match wrapper.split_first() {
-        Some((first, rest)) => {
-            let mut c = Command::new(first);
-            c.args(rest).arg(program);
-            c
-        }
-        None => Command::new(program),
-    };
-    cmd.args(args)
-        .envs(env_vars.iter().copied())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    let mut child = cmd
-        .spawn()
-        .unwrap_or_else(|e| panic!("cannot start {}: {e}", program.display()));
-    let mut stdin = child.stdin.take().expect("piped stdin");
-    let input = input.to_vec();
-    // The game may stop reading early (quit): a broken pipe is expected.
-    let writer = thread::spawn(move || {
-        let _ = stdin.write_all(&input);
-    });
-    let out = drain(child.stdout.take().expect("piped stdout"));
-    let err = drain(child.stderr.take().expect("piped stderr"));
-    let status = wait_or_kill(&mut child, &program.display().to_string());
-    writer.join().expect("the writer thread");
-    Run {
-        stdout: String::from_utf8_lossy(&out.join().expect("stdout thread")).into_owned(),
-        stderr: String::from_utf8_lossy(&err.join().expect("stderr thread")).into_owned(),
-        status,
-    }
-}
-
-fn play(args: &[&str], input: &str) -> Run {
-    run_with(&[], game(), args, input.as_bytes(), &[])
+fn play(args: &[&str], input: &str) -> Ran {
+    run_with_input(&[], game(), args, input.as_bytes(), &[])
 }
 
 // ---------------------------------------------------------------------------
@@ -591,7 +462,7 @@ fn check_game(out: &str) -> Summary {
 }
 
 /// A game that must have been played to its end.
-fn check_finished(run: &Run) -> Summary {
+fn check_finished(run: &Ran) -> Summary {
     run.assert_clean_exit();
     let summary = check_game(&run.stdout);
     assert!(summary.over, "the game did not finish\n{}", run.context());
@@ -627,7 +498,7 @@ struct Session {
 
 impl Session {
     fn start(program: &Path, args: &[&str]) -> Session {
-        let mut child = Command::new(program)
+        let mut child = cbuild::program(program)
             .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -1106,7 +977,7 @@ fn wrong_input_of_every_kind() {
         }
     }
     input.extend_from_slice(b"printboard\nd3\nquit\n");
-    let run = run_with(&[], game(), &[], &input, &[]);
+    let run = run_with_input(&[], game(), &[], &input, &[]);
     run.assert_clean_exit();
     let out = &run.stdout;
     let messages: Vec<&str> = out
@@ -1634,32 +1505,22 @@ const CHECKED_SCRIPT: &str = "\n\n1\nhelp\nZ9\n\nD33\nD3\nlog\nstats\nsuggest\nu
 #[test]
 fn game_under_sanitizers() {
     let exe = sanitized_game();
-    let run = run_with(&[], exe, &[], CHECKED_SCRIPT.as_bytes(), ASAN_ENV);
+    let run = run_with_input(&[], exe, &[], CHECKED_SCRIPT.as_bytes(), ASAN_ENV);
     check_finished(&run);
-    let run = run_with(&[], exe, &["--standard"], b"\n\n\n\x00\xff\n", ASAN_ENV);
+    let run = run_with_input(&[], exe, &["--standard"], b"\n\n\n\x00\xff\n", ASAN_ENV);
     run.assert_clean_exit();
     assert!(run.stdout.ends_with("Move: \nBye!\n"));
-    let run = run_with(&[], exe, &["--engine", "3"], b"y\nn\nauto\n2\n", ASAN_ENV);
+    let run = run_with_input(&[], exe, &["--engine", "3"], b"y\nn\nauto\n2\n", ASAN_ENV);
     check_finished(&run);
 }
 
 #[test]
 fn game_under_valgrind() {
-    let Some(valgrind) = env::var_os("PATH").and_then(|path| {
-        env::split_paths(&path)
-            .map(|dir| dir.join("valgrind"))
-            .find(|p| p.is_file())
-    }) else {
+    let Some(valgrind) = valgrind() else {
         println!("note: valgrind is not on PATH: skipping the valgrind run of the game");
         return;
     };
-    let wrapper = [
-        valgrind.as_os_str(),
-        OsStr::new("--error-exitcode=99"),
-        OsStr::new("--leak-check=full"),
-        OsStr::new("--errors-for-leak-kinds=definite"),
-    ];
-    let run = run_with(&wrapper, game(), &[], CHECKED_SCRIPT.as_bytes(), &[]);
+    let run = run_with_input(&valgrind, game(), &[], CHECKED_SCRIPT.as_bytes(), &[]);
     check_finished(&run);
     assert!(
         run.stderr.contains("ERROR SUMMARY: 0 errors"),

@@ -11,16 +11,14 @@
 //! AddressSanitizer + UBSan, and under valgrind when it is installed. The
 //! console game has its own tests in `tests/console.rs`.
 
-use std::env;
+use std::ffi::OsString;
 use std::fs;
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::Command;
 use std::sync::OnceLock;
-use std::thread;
 
 mod cbuild;
-use cbuild::{lib_dir, manifest_dir, ASAN_ENV, ASAN_FLAGS, C11_FLAGS, STATIC_SYSTEM_LIBS};
+use cbuild::{build_example, manifest_dir, on_path, run_with_input, valgrind, Ran, ASAN_ENV};
 
 /// The first positions of the FFO endgame test suite (fforum-1-19.obf), with
 /// the scores of their moves: exact solves of 14 empties take milliseconds.
@@ -54,125 +52,32 @@ fn compile(program: &str, link: Link) -> PathBuf {
         .position(|&p| p == program)
         .unwrap_or_else(|| panic!("{program} is not one of {PROGRAMS:?}"));
     let slot = &BUILT[2 * index + link as usize];
-    slot.get_or_init(|| build(program, link)).clone()
-}
-
-/// Compiles `examples/<program>.c` into `CARGO_TARGET_TMPDIR/examples/`.
-fn build(program: &str, link: Link) -> PathBuf {
-    let lib = lib_dir();
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("examples");
-    fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("cannot create {}: {e}", dir.display()));
-    let exe = dir.join(match link {
-        Link::Shared => program.to_string(),
-        Link::StaticSanitized => format!("{program}_sanitized"),
-    });
-    let mut cmd = Command::new("cc");
-    cmd.args(C11_FLAGS)
-        .arg("-O2")
-        .arg("-I")
-        .arg(manifest_dir().join("include"))
-        .arg("-o")
-        .arg(&exe)
-        .arg(manifest_dir().join("examples").join(format!("{program}.c")));
-    match link {
-        Link::Shared => {
-            cmd.arg("-g")
-                .arg("-L")
-                .arg(&lib)
-                .arg("-lothello")
-                .arg(format!("-Wl,-rpath,{}", lib.display()));
-        }
-        Link::StaticSanitized => {
-            cmd.args(ASAN_FLAGS)
-                .arg(lib.join("libothello.a"))
-                .args(STATIC_SYSTEM_LIBS);
-        }
-    }
-    let out = cmd
-        .output()
-        .unwrap_or_else(|e| panic!("cannot run cc: {e}"));
-    assert!(
-        out.status.success(),
-        "compiling examples/{program}.c failed:\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    exe
-}
-
-/// The valgrind command line, if valgrind is on PATH.
-fn valgrind() -> Option<Vec<String>> {
-    let path = env::var_os("PATH")?;
-    let valgrind = env::split_paths(&path)
-        .map(|dir| dir.join("valgrind"))
-        .find(|p| p.is_file())?;
-    Some(vec![
-        valgrind.display().to_string(),
-        "--error-exitcode=99".into(),
-        "--leak-check=full".into(),
-        "--errors-for-leak-kinds=definite".into(),
-    ])
-}
-
-struct Run {
-    stdout: String,
-    stderr: String,
-    code: Option<i32>,
+    slot.get_or_init(|| build_example(program, matches!(link, Link::StaticSanitized), &[]))
+        .clone()
 }
 
 /// Runs `exe args` (under `wrapper`, e.g. valgrind, if not empty) with
 /// `input` on its standard input.
 fn run_in(
-    wrapper: &[String],
+    wrapper: &[OsString],
     exe: &Path,
     args: &[&str],
     input: &str,
     env_vars: &[(&str, &str)],
-) -> Run {
-    let mut cmd = match wrapper.split_first() {
-        Some((first, rest)) => {
-            let mut c = Command::new(first);
-            c.args(rest).arg(exe);
-            c
-        }
-        None => Command::new(exe),
-    };
-    let mut child = cmd
-        .args(args)
-        .envs(env_vars.iter().copied())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap_or_else(|e| panic!("cannot start {}: {e}", exe.display()));
-    let mut stdin = child.stdin.take().expect("piped stdin");
-    let input = input.to_string();
-    // A program may not read its input at all: a broken pipe is fine.
-    let writer = thread::spawn(move || {
-        let _ = stdin.write_all(input.as_bytes());
-    });
-    let Output {
-        status,
-        stdout,
-        stderr,
-    } = child.wait_with_output().expect("waiting for the program");
-    writer.join().expect("the writer thread");
-    let run = Run {
-        stdout: String::from_utf8_lossy(&stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&stderr).into_owned(),
-        code: status.code(),
-    };
+) -> Ran {
+    let run = run_with_input(wrapper, exe, args, input.as_bytes(), env_vars);
     print!("{}", run.stdout);
     run
 }
 
-fn run(exe: &Path, args: &[&str], input: &str) -> Run {
+fn run(exe: &Path, args: &[&str], input: &str) -> Ran {
     run_in(&[], exe, args, input, &[])
 }
 
-impl Run {
+impl Ran {
     fn expect_code(&self, code: i32, what: &str) -> &Self {
         assert_eq!(
-            self.code,
+            self.status.code(),
             Some(code),
             "{what}: exit status\n--- stdout ---\n{}\n--- stderr ---\n{}",
             self.stdout,
@@ -467,7 +372,7 @@ fn examples_under_valgrind() {
         println!("note: valgrind is not on PATH: skipping the valgrind runs of the examples");
         return;
     };
-    let clean = |r: &Run, what: &str| {
+    let clean = |r: &Ran, what: &str| {
         r.expect_code(0, what);
         assert!(
             r.stderr.contains("ERROR SUMMARY: 0 errors"),
@@ -505,14 +410,7 @@ fn examples_under_valgrind() {
 /// cargo, then each program with the warning flags and an rpath.
 #[test]
 fn makefile_builds_everything() {
-    let Some(make) = env::var_os("PATH").and_then(|path| {
-        env::split_paths(&path)
-            .map(|dir| dir.join("make"))
-            .find(|p| p.is_file())
-    }) else {
-        println!("note: make is not on PATH: skipping the Makefile check");
-        return;
-    };
+    let make = on_path("make").expect("make is not on PATH (README: what the tests need)");
     let examples = manifest_dir().join("examples");
     // -B: as if nothing were built yet, so every command shows.
     let out = Command::new(make)

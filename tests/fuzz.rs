@@ -14,10 +14,16 @@
 
 mod cbuild;
 
-use cbuild::{build_static, manifest_dir, run_program, ASAN_ENV, ASAN_FLAGS, C11_FLAGS};
+use cbuild::{manifest_dir, run_program, Build, Link, ASAN_ENV, C11_FLAGS};
+use std::path::PathBuf;
 
-fn flags() -> Vec<&'static str> {
-    C11_FLAGS.iter().chain(ASAN_FLAGS).copied().collect()
+/// `sources` under AddressSanitizer + UBSan, with `extra` flags.
+fn build_sanitized(name: &str, sources: &[&str], extra: &[&str]) -> PathBuf {
+    sources
+        .iter()
+        .fold(Build::c(C11_FLAGS).flags(extra), |b, src| b.source(src))
+        .sanitized()
+        .build("fuzz", name)
 }
 
 fn replay(target: &str) {
@@ -25,15 +31,12 @@ fn replay(target: &str) {
 }
 
 /// Replays `target` built with `extra` flags too.
-fn replay_with(target: &str, extra: &[&'static str]) {
+fn replay_with(target: &str, extra: &[&str]) {
     let src = format!("fuzz/{target}.c");
-    let mut flags = flags();
-    flags.extend_from_slice(extra);
-    let exe = build_static(
-        "fuzz",
+    let exe = build_sanitized(
         &format!("replay_{target}"),
         &[&src, "fuzz/standalone.c"],
-        &flags,
+        extra,
     );
     let mut dirs = Vec::new();
     for kind in ["corpus", "regressions"] {
@@ -99,12 +102,7 @@ fn replay_weights() {
 
 #[test]
 fn fuzz_regressions_sanitized() {
-    let exe = build_static(
-        "fuzz",
-        "fuzz_regressions",
-        &["tests/c/fuzz_regressions.c"],
-        &flags(),
-    );
+    let exe = build_sanitized("fuzz_regressions", &["tests/c/fuzz_regressions.c"], &[]);
     let stdout = run_program(&exe, &[], ASAN_ENV);
     assert!(
         stdout.contains("fuzz_regressions: ") && stdout.contains(" checks passed"),
@@ -119,12 +117,10 @@ fn fuzz_regressions_sanitized() {
 fn engine_new_out_of_memory() {
     // No sanitizer: AddressSanitizer needs more address space than the
     // test allows.
-    let exe = build_static(
-        "fuzz",
-        "fuzz_regressions_plain",
-        &["tests/c/fuzz_regressions.c"],
-        C11_FLAGS,
-    );
+    let exe = Build::c(C11_FLAGS)
+        .source("tests/c/fuzz_regressions.c")
+        .link(Link::Static)
+        .build("fuzz", "fuzz_regressions_plain");
     let stdout = run_program(&exe, &["out-of-memory"], &[]);
     assert!(stdout.contains(" checks passed"), "{stdout}");
 }
@@ -135,11 +131,10 @@ fn engine_new_out_of_memory() {
 /// (src/search/table.rs, `Table::store`).
 #[test]
 fn warm_exact_search_move() {
-    let exe = build_static(
-        "fuzz",
+    let exe = build_sanitized(
         "fuzz_regressions_warm_exact",
         &["tests/c/fuzz_regressions.c"],
-        &flags(),
+        &[],
     );
     let stdout = run_program(&exe, &["warm-exact"], ASAN_ENV);
     assert!(stdout.contains(" checks passed"), "{stdout}");

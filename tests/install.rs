@@ -9,10 +9,11 @@
 //!   (shared, found at run time through the prefix's libdir) and with
 //!   `--static` (no libothello.so needed at run time), and the CMake project
 //!   `tests/install/CMakeLists.txt` (`pkg_check_modules(... IMPORTED_TARGET
-//!   othello)`) when cmake is installed; each must play a whole game.
+//!   othello)`); each must play a whole game.
 //!
-//! cargo-c must be installed (`.ci/run` installs it when it is missing): the
-//! test fails, it does not skip, without it. To stay fast, the build goes to
+//! cargo-c, pkg-config and cmake must be installed (README's test command,
+//! `./test.sh`, installs them when they are missing): the tests fail, they do
+//! not skip, without them. To stay fast, the build goes to
 //! its own target directory under `CARGO_TARGET_TMPDIR` (it never waits for
 //! a lock on `target/`; cargo-c's cargo could not reuse that build anyway),
 //! without the default `header` feature (no cbindgen build: the committed
@@ -27,12 +28,11 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::OnceLock;
 
+mod cbuild;
+use cbuild::{manifest_dir, on_path, program, run};
+
 /// cargo-c's version for this toolchain (newer ones refuse rustc 1.95).
 const CARGO_C: &str = "cargo install cargo-c --locked --version 0.10.24+cargo-0.98.0";
-
-fn manifest_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
 
 fn work_dir() -> PathBuf {
     Path::new(env!("CARGO_TARGET_TMPDIR")).join("install")
@@ -42,39 +42,8 @@ fn cargo() -> String {
     env::var("CARGO").unwrap_or_else(|_| "cargo".into())
 }
 
-fn describe(cmd: &Command) -> String {
-    let mut s = cmd.get_program().to_string_lossy().into_owned();
-    for arg in cmd.get_args() {
-        s.push(' ');
-        s.push_str(&arg.to_string_lossy());
-    }
-    s
-}
-
-/// Runs `cmd`; panics with its output unless it exits with status 0.
-fn run(what: &str, cmd: &mut Command) -> Output {
-    let line = describe(cmd);
-    let out = cmd
-        .output()
-        .unwrap_or_else(|e| panic!("{what}: cannot start `{line}`: {e}"));
-    if !out.status.success() {
-        panic!(
-            "{what} failed ({})\ncommand: {line}\n--- stdout ---\n{}\n--- stderr ---\n{}",
-            out.status,
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr),
-        );
-    }
-    out
-}
-
 fn stdout(out: &Output) -> String {
     String::from_utf8_lossy(&out.stdout).trim().to_string()
-}
-
-fn on_path(program: &str) -> bool {
-    env::var_os("PATH")
-        .is_some_and(|path| env::split_paths(&path).any(|d| d.join(program).is_file()))
 }
 
 /// The crate's version, from Cargo.toml.
@@ -131,7 +100,7 @@ fn install() -> Installed {
     assert!(
         present,
         "cargo-c is not installed (`cargo cinstall` is missing): install it with `{CARGO_C}` \
-         (.ci/run does so when it is missing); {}",
+         (./test.sh does so when it is missing); {}",
         match &version {
             Ok(o) => String::from_utf8_lossy(&o.stderr).trim().to_string(),
             Err(e) => e.to_string(),
@@ -146,7 +115,14 @@ fn install() -> Installed {
         "cargo cinstall",
         Command::new(cargo())
             .current_dir(manifest_dir())
-            .args(["cinstall", "--debug", "--no-default-features", "--prefix"])
+            .args([
+                "cinstall",
+                "-p",
+                "othello",
+                "--debug",
+                "--no-default-features",
+                "--prefix",
+            ])
             .arg(&prefix)
             .arg("--target-dir")
             .arg(work_dir().join("target"))
@@ -175,8 +151,8 @@ fn install() -> Installed {
 
 fn pkg_config(args: &[&str]) -> String {
     assert!(
-        on_path("pkg-config"),
-        "pkg-config is not on PATH (.ci/run installs it)"
+        on_path("pkg-config").is_some(),
+        "pkg-config is not on PATH (./test.sh installs it)"
     );
     let inst = installed();
     let out = run(
@@ -218,7 +194,7 @@ fn check_game(out: &Output, what: &str) {
 
 /// The NEEDED entries of an ELF file (readelf -d), if readelf is there.
 fn needed(file: &Path) -> Option<Vec<String>> {
-    if !on_path("readelf") {
+    if on_path("readelf").is_none() {
         println!("note: readelf is not on PATH: dynamic section not checked");
         return None;
     }
@@ -261,9 +237,8 @@ fn installed_files_pkg_config_file_and_soname() {
         );
     }
     assert!(inst.libdir.join("libothello.a").is_file());
-    if let Some(out) =
-        on_path("readelf").then(|| run("readelf -d", Command::new("readelf").arg("-d").arg(&real)))
-    {
+    if on_path("readelf").is_some() {
+        let out = run("readelf -d", Command::new("readelf").arg("-d").arg(&real));
         let text = stdout(&out);
         let line = text
             .lines()
@@ -317,10 +292,7 @@ fn pkg_config_shared() {
         );
     }
     // Found through the rpath of the prefix's libdir.
-    let out = run(
-        "the shared build",
-        Command::new(&exe).env_remove("LD_LIBRARY_PATH"),
-    );
+    let out = run("the shared build", &mut program(&exe));
     check_game(&out, "shared");
     // And through LD_LIBRARY_PATH, without the rpath.
     let plain = work_dir().join("app_shared_plain");
@@ -370,19 +342,16 @@ fn pkg_config_static() {
             "a static build needs no libothello: {needed:?}"
         );
     }
-    let out = run(
-        "the static build",
-        Command::new(&exe).env_remove("LD_LIBRARY_PATH"),
-    );
+    let out = run("the static build", &mut program(&exe));
     check_game(&out, "static");
 }
 
 #[test]
 fn cmake_project() {
-    if !on_path("cmake") {
-        println!("note: cmake is not on PATH: skipping the CMake project (.ci/run installs it)");
-        return;
-    }
+    assert!(
+        on_path("cmake").is_some(),
+        "cmake is not on PATH (./test.sh installs it)"
+    );
     let inst = installed();
     let build = work_dir().join("cmake-build");
     if build.exists() {
@@ -403,9 +372,6 @@ fn cmake_project() {
     );
     // CMake links the imported target by its full path and records the
     // prefix's libdir as the build tree's rpath.
-    let out = run(
-        "the CMake build",
-        Command::new(build.join("app")).env_remove("LD_LIBRARY_PATH"),
-    );
+    let out = run("the CMake build", &mut program(&build.join("app")));
     check_game(&out, "cmake");
 }

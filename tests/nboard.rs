@@ -28,18 +28,16 @@ type Game = othello::Game<S8>;
 fn sq(name: &str) -> u32 {
     parse_square(8, name).expect("a square name")
 }
-use std::env;
-use std::fs;
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::process::{Child, ChildStdin};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::sync::OnceLock;
 use std::thread;
 use std::time::{Duration, Instant};
 
 mod cbuild;
-use cbuild::{lib_dir, manifest_dir, ASAN_FLAGS, C11_FLAGS, STATIC_SYSTEM_LIBS};
+use cbuild::{build_example, drain, program, spawn_piped, ASAN_ENV};
 
 /// The longest wait for one reply (sanitized builds included).
 const TIMEOUT: Duration = Duration::from_secs(60);
@@ -60,43 +58,7 @@ const START: &str = "---------------------------OX------XO----------------------
 // Building
 
 fn compile(sanitized: bool) -> PathBuf {
-    let lib = lib_dir();
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("nboard");
-    fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("cannot create {}: {e}", dir.display()));
-    let exe = dir.join(if sanitized {
-        "nboard_sanitized"
-    } else {
-        "nboard"
-    });
-    let mut cmd = Command::new("cc");
-    cmd.args(C11_FLAGS)
-        .arg("-O2")
-        .arg("-I")
-        .arg(manifest_dir().join("include"))
-        .arg("-o")
-        .arg(&exe)
-        .arg(manifest_dir().join("examples").join("nboard.c"));
-    if sanitized {
-        cmd.args(ASAN_FLAGS)
-            .arg(lib.join("libothello.a"))
-            .args(STATIC_SYSTEM_LIBS);
-    } else {
-        cmd.arg("-g")
-            .arg("-L")
-            .arg(&lib)
-            .arg("-lothello")
-            .arg(format!("-Wl,-rpath,{}", lib.display()));
-    }
-    cmd.arg("-pthread");
-    let out = cmd
-        .output()
-        .unwrap_or_else(|e| panic!("cannot run cc: {e}"));
-    assert!(
-        out.status.success(),
-        "compiling examples/nboard.c failed:\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    exe
+    build_example("nboard", sanitized, &["-pthread"])
 }
 
 fn nboard_exe() -> &'static Path {
@@ -118,17 +80,14 @@ struct Session {
 
 impl Session {
     fn start(exe: &Path, env_vars: &[(&str, &str)]) -> Session {
-        let mut child = Command::new(exe)
-            .args(["--hash", "16"])
-            .envs(env_vars.iter().copied())
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap_or_else(|e| panic!("cannot start {}: {e}", exe.display()));
+        let mut child = spawn_piped(
+            program(exe)
+                .args(["--hash", "16"])
+                .envs(env_vars.iter().copied()),
+        );
         let stdin = child.stdin.take().expect("piped stdin");
         let stdout = child.stdout.take().expect("piped stdout");
-        let mut stderr = child.stderr.take().expect("piped stderr");
+        let stderr = drain(child.stderr.take().expect("piped stderr"));
         let (tx, rx) = mpsc::channel();
         thread::spawn(move || {
             let mut reader = BufReader::new(stdout);
@@ -146,11 +105,6 @@ impl Session {
                     }
                 }
             }
-        });
-        let stderr = thread::spawn(move || {
-            let mut all = Vec::new();
-            let _ = stderr.read_to_end(&mut all);
-            all
         });
         Session {
             child,
@@ -944,13 +898,13 @@ fn learn_contempt_and_version_1() {
     );
     assert!(["d6", "f4", "f6"].contains(&mv.as_str()), "{mv}");
     // --help, and a bad option.
-    let out = Command::new(nboard_exe())
+    let out = program(nboard_exe())
         .arg("--help")
         .output()
         .expect("nboard --help");
     assert!(out.status.success());
     assert!(String::from_utf8_lossy(&out.stdout).contains("--hash"));
-    let out = Command::new(nboard_exe())
+    let out = program(nboard_exe())
         .arg("--bogus")
         .output()
         .expect("nboard --bogus");
@@ -961,13 +915,9 @@ fn learn_contempt_and_version_1() {
 #[test]
 fn whole_game_under_sanitizers() {
     let exe = compile(true);
-    let env_vars = [
-        ("ASAN_OPTIONS", "detect_leaks=1"),
-        ("UBSAN_OPTIONS", "print_stacktrace=1:halt_on_error=1"),
-    ];
-    play_whole_game(&exe, &env_vars, 2, false);
+    play_whole_game(&exe, ASAN_ENV, 2, false);
     // A ping during a search, under the sanitizers too.
-    let mut s = Session::start(&exe, &env_vars);
+    let mut s = Session::start(&exe, ASAN_ENV);
     s.send("set depth 60");
     s.send("go");
     s.until("the search to start", |l| l.starts_with("search "));

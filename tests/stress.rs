@@ -13,8 +13,7 @@
 
 mod cbuild;
 
-use cbuild::{build_shared, build_static, output, ASAN_ENV, ASAN_FLAGS, C11_FLAGS};
-use std::process::Command;
+use cbuild::{output, program, Build, Link, ASAN_ENV, C11_FLAGS};
 
 fn seconds(default: &str) -> String {
     std::env::var("OTHELLO_STRESS_SECONDS").unwrap_or_else(|_| default.into())
@@ -26,12 +25,10 @@ fn seed() -> String {
 
 /// Runs the stress program; returns (success, stdout, stderr).
 fn stress(exe: &std::path::Path, secs: &str, env: &[(&str, &str)]) -> (bool, String, String) {
-    let mut cmd = Command::new(exe);
-    cmd.env_remove("LD_LIBRARY_PATH").args([secs, &seed()]);
-    for (k, v) in env {
-        cmd.env(k, v);
-    }
-    let out = output("running the stress test", &mut cmd);
+    let out = output(
+        "running the stress test",
+        program(exe).args([secs, &seed()]).envs(env.iter().copied()),
+    );
     let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
     let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
     print!("{stdout}");
@@ -48,30 +45,27 @@ fn assert_passed(ok: bool, stdout: &str, stderr: &str) {
 
 #[test]
 fn stress_address_sanitizer() {
-    let flags: Vec<&str> = C11_FLAGS
-        .iter()
-        .chain(ASAN_FLAGS)
-        .chain(&["-pthread"])
-        .copied()
-        .collect();
-    let exe = build_static("stress", "stress_asan", &["tests/c/stress.c"], &flags);
+    let exe = Build::c(C11_FLAGS)
+        .flags(&["-pthread"])
+        .source("tests/c/stress.c")
+        .sanitized()
+        .build("stress", "stress_asan");
     let (ok, stdout, stderr) = stress(&exe, &seconds("6"), ASAN_ENV);
     assert_passed(ok, &stdout, &stderr);
 }
 
 #[test]
 fn stress_thread_sanitizer() {
-    let flags: Vec<&str> = C11_FLAGS
-        .iter()
-        .chain(&["-fsanitize=thread", "-g", "-O1", "-pthread"])
-        .copied()
-        .collect();
     // The shared library, an uninstrumented module whose own accesses
     // (the memset of a table clear included) ThreadSanitizer then ignores
     // (ignore_noninstrumented_modules): it cannot see the atomics that
     // order them either, so with the static library a clear on one engine
     // from two threads in turn was reported as a race.
-    let exe = build_shared("stress", "stress_tsan", &["tests/c/stress.c"], &flags);
+    let exe = Build::c(C11_FLAGS)
+        .flags(&["-fsanitize=thread", "-g", "-O1", "-pthread"])
+        .source("tests/c/stress.c")
+        .link(Link::Shared)
+        .build("stress", "stress_tsan");
     let (ok, stdout, stderr) = stress(
         &exe,
         &seconds("3"),
