@@ -194,7 +194,9 @@ impl Engine {
         self.table.new_search();
     }
 
-    /// Searches `pos` under `limits`; see [`crate::engine::Engine::search`].
+    /// Searches `pos` under `limits`. `stop` may be set from another thread:
+    /// the search then returns its best move so far. `progress` is called
+    /// after each completed iteration.
     pub fn search<G: Geometry>(
         &mut self,
         pos: Position<G>,
@@ -511,8 +513,8 @@ impl Engine {
         pv
     }
 
-    /// Every legal move with its score under `limits`, best first; see
-    /// [`crate::engine::Engine::analyze`].
+    /// Every legal move with its score under `limits` (depth plies, or exact
+    /// when the empties allow), best first.
     pub fn analyze<G: Geometry>(
         &mut self,
         pos: Position<G>,
