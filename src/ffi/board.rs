@@ -2,7 +2,7 @@
 
 use super::{
     boundary, boundary_status, othello_color, othello_color_arg, othello_status, read_str, try_mut,
-    try_ref, write_ints, write_str, Failure,
+    try_ref, write_list, write_str, Failure,
 };
 use crate::any::{self, AnyGame};
 use crate::notation;
@@ -213,13 +213,9 @@ pub unsafe extern "C" fn othello_board_legal_moves(
 ) -> usize {
     boundary(0, || {
         let list = ints(board_ref(b)?.legal_moves());
-        if moves.is_null() && cap > 0 {
-            return Err(Failure::null("moves (with cap > 0)"));
-        }
-        if !moves.is_null() {
-            let n = list.len().min(cap);
-            std::ptr::copy_nonoverlapping(list.as_ptr(), moves, n);
-        }
+        // The first `cap` moves: the count tells the caller if there are more.
+        let head = &list[..list.len().min(cap)];
+        write_list(head, moves, cap, std::ptr::null_mut(), "moves")?;
         Ok(list.len())
     })
 }
@@ -260,7 +256,7 @@ unsafe fn flips_out(
     cap: usize,
     n_flips: *mut usize,
 ) -> Result<(), Failure> {
-    write_ints(flipped, flips, cap, n_flips, "flips")
+    write_list(flipped, flips, cap, n_flips, "flips")
 }
 
 /// Previews a move: the squares that playing `square` would flip, ascending,
@@ -378,7 +374,7 @@ pub unsafe extern "C" fn othello_board_history(
             .into_iter()
             .map(|turn| turn.map_or(OTHELLO_PASS, |sq| sq as c_int))
             .collect();
-        write_ints(&list, turns, cap, n, "turns")
+        write_list(&list, turns, cap, n, "turns")
     })
 }
 
@@ -392,10 +388,7 @@ pub unsafe extern "C" fn othello_square_parse(
 ) -> othello_status {
     boundary_status(|| {
         let text = read_str(text, "text")?;
-        if square.is_null() {
-            return Err(Failure::null("square"));
-        }
-        *square = notation::parse_square(8, text)? as c_int;
+        *try_mut(square, "square")? = notation::parse_square(8, text)? as c_int;
         Ok(())
     })
 }
@@ -503,11 +496,7 @@ pub unsafe extern "C" fn othello_square_parse_sized(
     boundary_status(|| {
         let n = size_arg(size)?;
         let text = read_str(text, "text")?;
-        if square.is_null() {
-            return Err(Failure::null("square"));
-        }
-        let sq = notation::parse_square(n, text)?;
-        *square = sq as c_int;
+        *try_mut(square, "square")? = notation::parse_square(n, text)? as c_int;
         Ok(())
     })
 }

@@ -1,7 +1,9 @@
 //! C functions over the search engine `othello_engine`.
 
 use super::board::{board_ref, othello_board, OTHELLO_PASS};
-use super::{boundary, boundary_status, othello_status, try_ref, Failure};
+use super::{
+    boundary, boundary_status, check_room, othello_status, try_mut, try_ref, write_list, Failure,
+};
 use crate::engine::{
     in_range, Engine, Limits, Progress, SearchResult, Strategy, CLASSIC_DEPTHS, MAX_LEVEL,
     RANDOMNESS,
@@ -131,6 +133,7 @@ pub struct othello_search_result {
 
 /// One move and its score, as othello_engine_analyze() reports them.
 #[repr(C)]
+#[derive(Clone, Copy)]
 pub struct othello_move_score {
     pub r#move: c_int,
     /// Discs from the side to move's view, as in othello_search_result.
@@ -464,7 +467,7 @@ pub unsafe extern "C" fn othello_engine_search(
     boundary_status(|| {
         let engine = engine_ref(e)?;
         let game = board_ref(b)?;
-        let out = out.as_mut().ok_or_else(|| Failure::null("out"))?;
+        let out = try_mut(out, "out")?;
         let raw = read_limits(lim)?;
         let limits = convert_limits(&raw)?;
         let claim = Claim::take(engine)?;
@@ -515,38 +518,27 @@ pub unsafe extern "C" fn othello_engine_analyze(
         if game.is_game_over() {
             return Err(crate::Error::GameOver.into());
         }
+        // The room is checked before the search, which may be long.
         let count = game.legal_moves().len();
-        if out.is_null() && cap > 0 {
-            return Err(Failure::null("out (with cap > 0)"));
-        }
-        if !out.is_null() && cap < count {
-            if !n.is_null() {
-                *n = count;
-            }
-            return Err(Failure::new(
-                OTHELLO_STATUS_BUFFER_TOO_SMALL,
-                format!("out: room for {cap}, {count} needed"),
-            ));
-        }
+        check_room(count, out, cap, n, "out")?;
         if out.is_null() {
+            // Only the count was asked for.
             if !n.is_null() {
                 *n = count;
             }
             return Ok(());
         }
         let claim = Claim::take(engine)?;
-        let scores = game.analyze(claim.engine(), &limits, &engine.stop)?;
-        for (i, s) in scores.iter().enumerate() {
-            *out.add(i) = othello_move_score {
+        let scores: Vec<othello_move_score> = game
+            .analyze(claim.engine(), &limits, &engine.stop)?
+            .iter()
+            .map(|s| othello_move_score {
                 r#move: s.square as c_int,
                 score: discs(s.score),
                 exact: s.exact,
-            };
-        }
-        if !n.is_null() {
-            *n = scores.len();
-        }
-        Ok(())
+            })
+            .collect();
+        write_list(&scores, out, cap, n, "out")
     })
 }
 
@@ -562,9 +554,7 @@ pub unsafe extern "C" fn othello_board_best_move(
 ) -> othello_status {
     boundary_status(|| {
         let game = board_ref(b)?;
-        if r#move.is_null() {
-            return Err(Failure::null("move"));
-        }
+        let r#move = try_mut(r#move, "move")?;
         let limits = Limits::level(in_range("level", level.into(), 0..=MAX_LEVEL)?)?;
         let stop = AtomicBool::new(false);
         let mut engine = Engine::try_new(16).ok_or_else(|| out_of_memory(16))?;

@@ -16,7 +16,7 @@ pub mod evaluation;
 
 use crate::error::Error;
 use std::cell::RefCell;
-use std::ffi::{c_char, c_int, CStr};
+use std::ffi::{c_char, CStr};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 /// Result of every fallible call. `OTHELLO_STATUS_OK` is 0; every other value
@@ -235,11 +235,12 @@ pub(crate) unsafe fn write_str(
     Ok(())
 }
 
-/// Copies `items` into `(buf, cap)`. The whole list must fit unless `buf` is
-/// NULL with `cap` 0 (the caller only wants the count).
-pub(crate) unsafe fn write_ints(
-    items: &[c_int],
-    buf: *mut c_int,
+/// Checks that the caller's list `(buf, cap)` takes `count` items: `buf`
+/// may be NULL with `cap` 0 (the caller only wants the count), else `cap`
+/// must reach `count` (BUFFER_TOO_SMALL, with `count` in `*out_n`).
+pub(crate) unsafe fn check_room<T>(
+    count: usize,
+    buf: *mut T,
     cap: usize,
     out_n: *mut usize,
     what: &str,
@@ -247,15 +248,29 @@ pub(crate) unsafe fn write_ints(
     if buf.is_null() && cap > 0 {
         return Err(Failure::null(&format!("{what} (with cap > 0)")));
     }
-    if !buf.is_null() && cap < items.len() {
+    if !buf.is_null() && cap < count {
         if !out_n.is_null() {
-            *out_n = items.len();
+            *out_n = count;
         }
         return Err(Failure::new(
             OTHELLO_STATUS_BUFFER_TOO_SMALL,
-            format!("{what}: room for {cap}, {} needed", items.len()),
+            format!("{what}: room for {cap}, {count} needed"),
         ));
     }
+    Ok(())
+}
+
+/// Copies `items` into the caller's list `(buf, cap)` (see [`check_room`]),
+/// their number into `*out_n` (may be NULL): the one writer of every list
+/// the C API returns.
+pub(crate) unsafe fn write_list<T: Copy>(
+    items: &[T],
+    buf: *mut T,
+    cap: usize,
+    out_n: *mut usize,
+    what: &str,
+) -> Result<(), Failure> {
+    check_room(items.len(), buf, cap, out_n, what)?;
     if !buf.is_null() {
         std::ptr::copy_nonoverlapping(items.as_ptr(), buf, items.len());
     }
