@@ -13,6 +13,8 @@
 //! stopped; the parameters are read back from the file. A progress line on
 //! stderr shows games, positions, rates and the ETA.
 
+use clap::builder::NonEmptyStringValueParser;
+use clap::Parser;
 use othello::engine::Engine;
 use othello_tools::datagen::{encode_header, play_game, read_games, GenParams};
 use std::collections::BTreeMap;
@@ -20,6 +22,48 @@ use std::io::Write;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant};
+
+/// Plays self-play games for the pattern evaluation and appends them to a
+/// file in game order. Stop it at any time (Ctrl-C or --minutes) and run the
+/// same command again to resume; the parameters are read back from the file.
+#[derive(Parser)]
+#[command(name = "othello-datagen", args_override_self = true)]
+struct Cli {
+    /// The games file (created, or resumed if it exists).
+    #[arg(long, value_name = "FILE", value_parser = NonEmptyStringValueParser::new())]
+    out: String,
+    /// Games to have in the file in all (games 0..N); at least 1.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    games: u64,
+    /// Worker threads (at least 1); all cores by default.
+    #[arg(long, value_name = "N", value_parser = at_least_one, default_value_t = all_cores())]
+    threads: usize,
+    /// Time budget in minutes: then finish the games in progress and stop.
+    #[arg(long, value_name = "M")]
+    minutes: Option<f64>,
+    /// Every random choice derives from this and the game index.
+    #[arg(long, value_name = "S", default_value_t = GenParams::default().seed)]
+    seed: u64,
+    /// Midgame search depth of the strong moves, in plies.
+    #[arg(long, value_name = "D", default_value_t = GenParams::default().depth)]
+    depth: u8,
+    /// Perfect play from this many empties on (so the result is exact).
+    #[arg(long, value_name = "E", default_value_t = GenParams::default().exact_empties)]
+    exact: u8,
+    /// Fewest plies of weak random play in the opening.
+    #[arg(long, value_name = "N", default_value_t = GenParams::default().random_min)]
+    random_min: u8,
+    /// Most plies of weak random play in the opening.
+    #[arg(long, value_name = "N", default_value_t = GenParams::default().random_max)]
+    random_max: u8,
+    /// Per mille: the chance that a midgame move is picked at random among
+    /// the moves within 2 discs of the best, for variety.
+    #[arg(long, value_name = "PERMILLE", default_value_t = GenParams::default().noise_permille)]
+    noise: u16,
+    /// Transposition table size per thread, in MB.
+    #[arg(long = "hash", value_name = "MB", default_value_t = 16)]
+    hash_mb: usize,
+}
 
 struct Args {
     out: String,
@@ -30,51 +74,35 @@ struct Args {
     hash_mb: usize,
 }
 
-fn usage() -> ! {
-    eprintln!(
-        "usage: othello-datagen --out FILE --games N [--threads N] [--minutes M] \
-         [--seed S] [--depth D] [--exact E] [--random-min N] [--random-max N] \
-         [--noise PERMILLE] [--hash MB]"
-    );
-    std::process::exit(2)
+fn all_cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+fn at_least_one(s: &str) -> Result<usize, String> {
+    match s.parse::<usize>() {
+        Ok(0) => Err("must be at least 1".into()),
+        Ok(n) => Ok(n),
+        Err(e) => Err(e.to_string()),
+    }
 }
 
 fn parse_args() -> Args {
-    let mut a = Args {
-        out: String::new(),
-        games: 0,
-        threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
-        minutes: None,
-        params: GenParams::default(),
-        hash_mb: 16,
-    };
-    let mut it = std::env::args().skip(1);
-    while let Some(flag) = it.next() {
-        let mut value = || it.next().unwrap_or_else(|| usage());
-        macro_rules! num {
-            () => {
-                value().parse().unwrap_or_else(|_| usage())
-            };
-        }
-        match flag.as_str() {
-            "--out" => a.out = value(),
-            "--games" => a.games = num!(),
-            "--threads" => a.threads = num!(),
-            "--minutes" => a.minutes = Some(num!()),
-            "--seed" => a.params.seed = num!(),
-            "--depth" => a.params.depth = num!(),
-            "--exact" => a.params.exact_empties = num!(),
-            "--random-min" => a.params.random_min = num!(),
-            "--random-max" => a.params.random_max = num!(),
-            "--noise" => a.params.noise_permille = num!(),
-            "--hash" => a.hash_mb = num!(),
-            _ => usage(),
-        }
+    let c = Cli::parse();
+    Args {
+        out: c.out,
+        games: c.games,
+        threads: c.threads,
+        minutes: c.minutes,
+        params: GenParams {
+            seed: c.seed,
+            depth: c.depth,
+            exact_empties: c.exact,
+            random_min: c.random_min,
+            random_max: c.random_max,
+            noise_permille: c.noise,
+        },
+        hash_mb: c.hash_mb,
     }
-    if a.out.is_empty() || a.games == 0 || a.threads == 0 {
-        usage();
-    }
-    a
 }
 
 fn hms(secs: f64) -> String {

@@ -14,6 +14,7 @@
 //! search scores them within 3 discs, each played twice with colours swapped.
 //! Prints wins, draws, losses and the mean disc difference for A.
 
+use clap::Parser;
 use othello::board::{Bits, S8};
 use othello::engine::{Engine, Limits};
 use othello::eval::pattern::PatternWeights;
@@ -25,12 +26,39 @@ use std::collections::HashSet;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
-fn usage() -> ! {
-    eprintln!(
-        "usage: othello-evalmatch [--games N] [--depth D] [--exact E] [--plies P] [--seed S] \
-         [--threads N] [--weights FILE] [--b-weights FILE]"
-    );
-    std::process::exit(2)
+/// A match between two evaluations at equal fixed search depth: A is the
+/// trained pattern evaluation (--weights FILE, else the weights built into
+/// the library), B is evaluation v1 or other trained weights (--b-weights).
+/// Balanced openings, each played twice with colours swapped; prints wins,
+/// draws, losses and the mean disc difference for A.
+#[derive(Parser)]
+#[command(name = "othello-evalmatch", args_override_self = true)]
+struct Cli {
+    /// Games to play (rounded up to pairs of colour-swapped games).
+    #[arg(long, value_name = "N", default_value_t = 200)]
+    games: usize,
+    /// Search depth of both players, in plies.
+    #[arg(long, value_name = "D", default_value_t = 4)]
+    depth: u32,
+    /// Solve exactly at this many empties or fewer (0 = never).
+    #[arg(long, value_name = "E", default_value_t = 0)]
+    exact: u32,
+    /// Plies of the random openings (kept when a 6-ply v1 search scores
+    /// them within 3 discs).
+    #[arg(long, value_name = "P", default_value_t = 8)]
+    plies: usize,
+    /// Seed of the random openings.
+    #[arg(long, value_name = "S", default_value_t = 1)]
+    seed: u64,
+    /// Threads; all cores by default.
+    #[arg(long, value_name = "N", default_value_t = std::thread::available_parallelism().map_or(1, |n| n.get()))]
+    threads: usize,
+    /// Weights file of player A; the library's built-in weights by default.
+    #[arg(long, value_name = "FILE")]
+    weights: Option<String>,
+    /// Weights file of player B; evaluation v1 by default.
+    #[arg(long, value_name = "FILE")]
+    b_weights: Option<String>,
 }
 
 fn load(path: &str) -> Evaluator {
@@ -106,30 +134,17 @@ fn play(pos: Position, first: &mut Engine, second: &mut Engine, limits: &Limits)
 }
 
 fn main() {
-    let (mut games, mut depth, mut exact, mut plies, mut seed) =
-        (200usize, 4u32, 0u32, 8usize, 1u64);
-    let mut threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let (mut a_eval, mut b_eval) = (Evaluator::trained(), Evaluator::V1);
-    let mut it = std::env::args().skip(1);
-    while let Some(flag) = it.next() {
-        let mut value = || it.next().unwrap_or_else(|| usage());
-        macro_rules! num {
-            () => {
-                value().parse().unwrap_or_else(|_| usage())
-            };
-        }
-        match flag.as_str() {
-            "--games" => games = num!(),
-            "--depth" => depth = num!(),
-            "--exact" => exact = num!(),
-            "--plies" => plies = num!(),
-            "--seed" => seed = num!(),
-            "--threads" => threads = num!(),
-            "--weights" => a_eval = load(&value()),
-            "--b-weights" => b_eval = load(&value()),
-            _ => usage(),
-        }
-    }
+    let cli = Cli::parse();
+    let (games, depth, exact, plies, seed, threads) = (
+        cli.games,
+        cli.depth,
+        cli.exact,
+        cli.plies,
+        cli.seed,
+        cli.threads,
+    );
+    let a_eval = cli.weights.as_deref().map_or_else(Evaluator::trained, load);
+    let b_eval = cli.b_weights.as_deref().map_or(Evaluator::V1, load);
     let pairs = games.div_ceil(2);
     let start = std::time::Instant::now();
     let list = openings(pairs, plies, seed);

@@ -13,6 +13,8 @@
 //! result, which is exact from the file's `exact_empties` on), then writes
 //! the weights file.
 
+use clap::builder::NonEmptyStringValueParser;
+use clap::Parser;
 use othello::board::S8;
 use othello::eval::pattern::PatternWeights;
 use othello::eval::{Evaluate, V1};
@@ -20,48 +22,73 @@ use othello_tools::datagen::{read_games, GameRecord};
 use othello_tools::training::{mae, rows_of, stage_rows, train, Row, TrainOptions};
 use std::time::Instant;
 
-fn usage() -> ! {
-    eprintln!(
-        "usage: othello-train --games FILE [--games FILE...] --out FILE [--stages N] \
-         [--width N] [--overlap N] [--lambda X] [--iterations N] [--mix X] \
-         [--validation N] [--threads N] [--max-games N]"
-    );
-    std::process::exit(2)
+/// Trains the pattern evaluation on self-play games: holds out every
+/// --validation-th game, fits each stage, prints the per-stage validation
+/// error against evaluation v1 and writes the weights file.
+#[derive(Parser)]
+#[command(name = "othello-train", args_override_self = true)]
+struct Cli {
+    /// A games file from othello-datagen; repeat the flag for several files.
+    #[arg(long = "games", value_name = "FILE", required = true)]
+    files: Vec<String>,
+    /// The weights file to write.
+    #[arg(long, value_name = "FILE", value_parser = NonEmptyStringValueParser::new())]
+    out: String,
+    /// Stages of the weights written.
+    #[arg(long, value_name = "N", default_value_t = TrainOptions::default().stages)]
+    stages: u32,
+    /// Empties per stage.
+    #[arg(long, value_name = "N", default_value_t = TrainOptions::default().width)]
+    width: u32,
+    /// Positions up to this many empties beyond a stage's range on either
+    /// side train it too (smoother weights across stages).
+    #[arg(long, value_name = "N", default_value_t = TrainOptions::default().overlap)]
+    overlap: u32,
+    /// Ridge penalty per weight.
+    #[arg(long, value_name = "X", default_value_t = TrainOptions::default().lambda)]
+    lambda: f32,
+    /// Conjugate-gradient iterations per stage.
+    #[arg(long, value_name = "N", default_value_t = TrainOptions::default().iterations)]
+    iterations: u32,
+    /// Label of a midgame position: (1 - mix) * game result + mix * search
+    /// value; exact positions are always labelled exactly.
+    #[arg(long, value_name = "X", default_value_t = TrainOptions::default().mix)]
+    mix: f32,
+    /// Hold out every N-th game for validation (at least 2).
+    #[arg(long, value_name = "N", default_value_t = 20, value_parser = at_least_two)]
+    validation: usize,
+    /// Threads (stages are fitted in parallel); all cores by default.
+    #[arg(long, value_name = "N", default_value_t = all_cores())]
+    threads: usize,
+    /// Use only the first N games of the files; all by default.
+    #[arg(long, value_name = "N")]
+    max_games: Option<usize>,
+}
+
+fn all_cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+fn at_least_two(s: &str) -> Result<usize, String> {
+    match s.parse::<usize>() {
+        Ok(n) if n < 2 => Err("must be at least 2".into()),
+        Ok(n) => Ok(n),
+        Err(e) => Err(e.to_string()),
+    }
 }
 
 fn main() {
-    let mut files = Vec::new();
-    let mut out = String::new();
-    let mut opts = TrainOptions::default();
-    let mut validation = 20usize;
-    let mut threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let mut max_games = usize::MAX;
-    let mut it = std::env::args().skip(1);
-    while let Some(flag) = it.next() {
-        let mut value = || it.next().unwrap_or_else(|| usage());
-        macro_rules! num {
-            () => {
-                value().parse().unwrap_or_else(|_| usage())
-            };
-        }
-        match flag.as_str() {
-            "--games" => files.push(value()),
-            "--out" => out = value(),
-            "--stages" => opts.stages = num!(),
-            "--width" => opts.width = num!(),
-            "--overlap" => opts.overlap = num!(),
-            "--lambda" => opts.lambda = num!(),
-            "--iterations" => opts.iterations = num!(),
-            "--mix" => opts.mix = num!(),
-            "--validation" => validation = num!(),
-            "--threads" => threads = num!(),
-            "--max-games" => max_games = num!(),
-            _ => usage(),
-        }
-    }
-    if files.is_empty() || out.is_empty() || validation < 2 {
-        usage();
-    }
+    let cli = Cli::parse();
+    let (files, out, validation, threads) = (cli.files, cli.out, cli.validation, cli.threads);
+    let max_games = cli.max_games.unwrap_or(usize::MAX);
+    let opts = TrainOptions {
+        stages: cli.stages,
+        width: cli.width,
+        overlap: cli.overlap,
+        lambda: cli.lambda,
+        iterations: cli.iterations,
+        mix: cli.mix,
+    };
     let start = Instant::now();
     let mut games: Vec<GameRecord> = Vec::new();
     let mut exact_from = 0;
