@@ -5,7 +5,7 @@ use super::{
     boundary, boundary_status, check_room, othello_status, try_mut, try_ref, write_list, Failure,
 };
 use crate::engine::{
-    in_range, Engine, Limits, Progress, SearchResult, Strategy, CLASSIC_DEPTHS, MAX_LEVEL,
+    in_range, Engine, Limits, Progress, SearchResult, Strategy, CLASSIC_DEPTHS, LEVELS, MAX_LEVEL,
     RANDOMNESS,
 };
 use crate::eval::SCALE;
@@ -379,13 +379,13 @@ unsafe fn read_limits(lim: *const othello_search_limits) -> Result<othello_searc
     Ok(out)
 }
 
-/// The caller's limits as the engine's; the ranges are the core's
-/// ([`Limits::validate`]).
+/// The caller's limits as the engine's: each field range-checked with the
+/// core's ranges as it is converted (the engine validates them again).
 fn convert_limits(l: &othello_search_limits) -> Result<Limits, Failure> {
     let mut limits = if l.level == -1 {
         Limits::explicit(l.depth.into(), l.exact_empties.into(), l.wld_empties.into())?
     } else {
-        let level = in_range("limits.level", l.level.into(), 0..=MAX_LEVEL).map_err(|_| {
+        let level = in_range("limits.level", l.level.into(), LEVELS).map_err(|_| {
             Failure::new(
                 OTHELLO_STATUS_INVALID_ARGUMENT,
                 format!(
@@ -424,7 +424,6 @@ fn convert_limits(l: &othello_search_limits) -> Result<Limits, Failure> {
     limits.time = (l.time_limit_ms > 0).then(|| Duration::from_millis(l.time_limit_ms as u64));
     limits.randomness = in_range("limits.randomness", l.randomness.into(), RANDOMNESS)?;
     limits.seed = l.seed;
-    limits.validate()?;
     Ok(limits)
 }
 
@@ -555,7 +554,7 @@ pub unsafe extern "C" fn othello_board_best_move(
     boundary_status(|| {
         let game = board_ref(b)?;
         let r#move = try_mut(r#move, "move")?;
-        let limits = Limits::level(in_range("level", level.into(), 0..=MAX_LEVEL)?)?;
+        let limits = Limits::level(in_range("level", level.into(), LEVELS)?)?;
         let stop = AtomicBool::new(false);
         let mut engine = Engine::try_new(16).ok_or_else(|| out_of_memory(16))?;
         *r#move = square_int(game.search(&mut engine, &limits, &stop, &mut |_| {})?.best);

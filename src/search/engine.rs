@@ -29,6 +29,33 @@ use std::time::{Duration, Instant};
 /// The highest level.
 pub const MAX_LEVEL: u32 = 60;
 
+/// `value` of the limit `name` if it lies in `range`, else
+/// InvalidArgument naming the limit: the one range check of every limit,
+/// for the engine and for the C API's conversion of its integers.
+pub fn in_range(name: &str, value: i64, range: RangeInclusive<u32>) -> Result<u32, Error> {
+    u32::try_from(value)
+        .ok()
+        .filter(|v| range.contains(v))
+        .ok_or_else(|| {
+            Error::InvalidArgument(format!(
+                "{name} {value} is outside {}..{}",
+                range.start(),
+                range.end()
+            ))
+        })
+}
+
+/// Levels.
+pub const LEVELS: RangeInclusive<u32> = 0..=MAX_LEVEL;
+/// Midgame depths a search may be given.
+pub const DEPTHS: RangeInclusive<u32> = 1..=60;
+/// Empties below which a search may be told to solve.
+pub const EMPTIES: RangeInclusive<u32> = 0..=60;
+/// Randomness, in discs.
+pub const RANDOMNESS: RangeInclusive<u32> = 0..=64;
+/// The lookahead of the classic strategy (the original's skill levels).
+pub const CLASSIC_DEPTHS: RangeInclusive<u32> = 0..=9;
+
 /// Who chooses the move.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Strategy {
@@ -71,11 +98,7 @@ pub struct Limits {
 impl Limits {
     /// The limits of a level 0..=60 (see the module's table).
     pub fn level(level: u32) -> Result<Limits, Error> {
-        if level > MAX_LEVEL {
-            return Err(Error::InvalidArgument(format!(
-                "level {level} is outside 0..{MAX_LEVEL}"
-            )));
-        }
+        let level = in_range("level", level.into(), LEVELS)?;
         let (depth, exact) = match level {
             0 => (1, 0),
             1..=10 => (level, 2 * level),
@@ -92,6 +115,28 @@ impl Limits {
             randomness: 0,
             seed: 0,
         })
+    }
+
+    /// The limits of an explicit midgame depth and solving empties (the
+    /// rest as level 0), each range-checked.
+    pub fn explicit(depth: i64, exact_empties: i64, wld_empties: i64) -> Result<Limits, Error> {
+        let mut limits = Limits::level(0)?;
+        limits.depth = in_range("limits.depth", depth, DEPTHS)?;
+        limits.exact_empties = in_range("limits.exact_empties", exact_empties, EMPTIES)?;
+        limits.wld_empties = in_range("limits.wld_empties", wld_empties, EMPTIES)?;
+        Ok(limits)
+    }
+
+    /// Checks every field against its range.
+    pub fn validate(&self) -> Result<(), Error> {
+        in_range("limits.depth", self.depth.into(), DEPTHS)?;
+        in_range("limits.exact_empties", self.exact_empties.into(), EMPTIES)?;
+        in_range("limits.wld_empties", self.wld_empties.into(), EMPTIES)?;
+        in_range("limits.randomness", self.randomness.into(), RANDOMNESS)?;
+        if let Strategy::Classic(n) = self.strategy {
+            in_range("limits.classic_depth", n.into(), CLASSIC_DEPTHS)?;
+        }
+        Ok(())
     }
 }
 
@@ -290,7 +335,7 @@ impl Engine {
                 .min(empties.saturating_sub(G::PRESEARCH_MARGIN).max(1))
                 .min(10)
         } else {
-            limits.depth.max(1)
+            limits.depth
         };
         let mut score = 0;
         for depth in 1..=max_depth {
@@ -308,10 +353,7 @@ impl Engine {
             result.best = Some(root[0].0);
             result.score = s;
             result.depth = depth;
-            result.pv = self.principal_variation(pos, depth as usize + 1);
-            if result.pv.first() != result.best.as_ref() {
-                result.pv = result.best.into_iter().collect();
-            }
+            result.pv = self.principal_variation(pos, result.best, depth as usize + 1);
             progress(&Progress {
                 depth,
                 score: s,
@@ -340,10 +382,7 @@ impl Engine {
                 result.exact = exact;
                 result.wld = true;
                 result.depth = empties;
-                result.pv = self.principal_variation(pos, empties as usize);
-                if result.pv.first() != result.best.as_ref() {
-                    result.pv = result.best.into_iter().collect();
-                }
+                result.pv = self.principal_variation(pos, result.best, empties as usize);
                 progress(&Progress {
                     depth: empties,
                     score: result.score,
@@ -486,8 +525,25 @@ impl Engine {
         Ok(best)
     }
 
-    /// The principal variation: best moves from the table, as far as they go.
-    fn principal_variation<G: Geometry>(&self, mut pos: Position<G>, max: usize) -> Vec<u32> {
+    /// The principal variation from `best`: best moves from the table, as
+    /// far as they go, or `best` alone when the table's line does not start
+    /// with it (a shallower search's move).
+    fn principal_variation<G: Geometry>(
+        &self,
+        pos: Position<G>,
+        best: Option<u32>,
+        max: usize,
+    ) -> Vec<u32> {
+        let pv = self.table_line(pos, max);
+        if pv.first() == best.as_ref() {
+            pv
+        } else {
+            best.into_iter().collect()
+        }
+    }
+
+    /// The best moves from the table, from `pos`, as far as they go.
+    fn table_line<G: Geometry>(&self, mut pos: Position<G>, max: usize) -> Vec<u32> {
         let mut pv = Vec::new();
         while pv.len() < max {
             let Some(e) = self.table.probe(key(pos)) else {
@@ -546,9 +602,7 @@ impl Engine {
                     budget: &mut budget,
                     eval: &self.eval,
                 };
-                searcher
-                    .pvs(child, limits.depth.max(1) - 1, -INF, INF)
-                    .map(|v| -v)
+                searcher.pvs(child, limits.depth - 1, -INF, INF).map(|v| -v)
             };
             match score {
                 Ok(score) => out.push(MoveScore {
@@ -596,55 +650,6 @@ fn solve_with_aspiration<G: Geometry, E: Evaluate<G>>(
         } else {
             return Ok((best, s));
         }
-    }
-}
-
-/// `value` of the limit `name` if it lies in `range`, else
-/// InvalidArgument naming the limit: the one range check of every limit,
-/// for the engine and for the C API's conversion of its integers.
-pub fn in_range(name: &str, value: i64, range: RangeInclusive<u32>) -> Result<u32, Error> {
-    u32::try_from(value)
-        .ok()
-        .filter(|v| range.contains(v))
-        .ok_or_else(|| {
-            Error::InvalidArgument(format!(
-                "{name} {value} is outside {}..{}",
-                range.start(),
-                range.end()
-            ))
-        })
-}
-
-/// Midgame depths a search may be given.
-pub const DEPTHS: RangeInclusive<u32> = 1..=60;
-/// Empties below which a search may be told to solve.
-pub const EMPTIES: RangeInclusive<u32> = 0..=60;
-/// Randomness, in discs.
-pub const RANDOMNESS: RangeInclusive<u32> = 0..=64;
-/// The lookahead of the classic strategy (the original's skill levels).
-pub const CLASSIC_DEPTHS: RangeInclusive<u32> = 0..=9;
-
-impl Limits {
-    /// The limits of an explicit midgame depth and solving empties (the
-    /// rest as level 0), each range-checked.
-    pub fn explicit(depth: i64, exact_empties: i64, wld_empties: i64) -> Result<Limits, Error> {
-        let mut limits = Limits::level(0)?;
-        limits.depth = in_range("limits.depth", depth, DEPTHS)?;
-        limits.exact_empties = in_range("limits.exact_empties", exact_empties, EMPTIES)?;
-        limits.wld_empties = in_range("limits.wld_empties", wld_empties, EMPTIES)?;
-        Ok(limits)
-    }
-
-    /// Checks every field against its range.
-    pub fn validate(&self) -> Result<(), Error> {
-        in_range("limits.depth", self.depth.into(), DEPTHS)?;
-        in_range("limits.exact_empties", self.exact_empties.into(), EMPTIES)?;
-        in_range("limits.wld_empties", self.wld_empties.into(), EMPTIES)?;
-        in_range("limits.randomness", self.randomness.into(), RANDOMNESS)?;
-        if let Strategy::Classic(n) = self.strategy {
-            in_range("limits.classic_depth", n.into(), CLASSIC_DEPTHS)?;
-        }
-        Ok(())
     }
 }
 
