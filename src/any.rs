@@ -26,6 +26,8 @@ pub trait AnyGame: Send + Sync + std::fmt::Debug {
     fn count(&self, color: Option<Color>) -> u32;
     /// The legal moves of the side to move, ascending.
     fn legal_moves(&self) -> Vec<u32>;
+    /// True if the side to move may play on `sq`.
+    fn is_legal(&self, sq: u32) -> bool;
     /// The number of moves `color` would have if it were to move now.
     fn mobility(&self, color: Color) -> u32;
     /// The squares a move would flip, ascending.
@@ -85,6 +87,9 @@ impl<G: Geometry> AnyGame for Game<G> {
     }
     fn legal_moves(&self) -> Vec<u32> {
         list(Game::legal_moves(self))
+    }
+    fn is_legal(&self, sq: u32) -> bool {
+        self.position().is_legal(sq)
     }
     fn mobility(&self, color: Color) -> u32 {
         let pos = self.position();

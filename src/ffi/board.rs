@@ -246,7 +246,7 @@ pub unsafe extern "C" fn othello_board_mobility(
 pub unsafe extern "C" fn othello_board_is_legal(b: *const othello_board, square: c_int) -> bool {
     boundary(false, || {
         let game = board_ref(b)?;
-        Ok(game.legal_moves().contains(&square_of(game, square)?))
+        Ok(game.is_legal(square_of(game, square)?))
     })
 }
 

@@ -518,7 +518,7 @@ pub unsafe extern "C" fn othello_engine_analyze(
             return Err(crate::Error::GameOver.into());
         }
         // The room is checked before the search, which may be long.
-        let count = game.legal_moves().len();
+        let count = game.mobility(game.side_to_move()) as usize;
         check_room(count, out, cap, n, "out")?;
         if out.is_null() {
             // Only the count was asked for.
