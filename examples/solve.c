@@ -1,7 +1,7 @@
 /*
  * solve.c: the exact score and best move of endgame positions.
  *
- *   solve /work/shared/positions/fforum-1-19.obf
+ *   solve tests/data/fforum-1-19.obf
  *   echo '<64 squares> X' | solve
  *
  * Each input line is a position as a board string (64 squares a1..h8 of X, O

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 type Position = othello::Position<S8>;
 
 fn ffo(path: &str) -> Vec<(Position, i32, Vec<u32>)> {
-    let text = std::fs::read_to_string(path).expect("FFO file in ../shared/positions");
+    let text = std::fs::read_to_string(path).expect("an FFO file of tests/data");
     text.lines()
         .filter(|l| l.len() > 66)
         .map(|line| {
@@ -45,9 +45,12 @@ fn exact_limits() -> Limits {
 fn solves_fforum_1_to_19_exactly() {
     let stop = AtomicBool::new(false);
     let mut engine = Engine::new(32);
-    for (i, (pos, best, moves)) in ffo("../shared/positions/fforum-1-19.obf")
-        .into_iter()
-        .enumerate()
+    for (i, (pos, best, moves)) in ffo(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/fforum-1-19.obf"
+    ))
+    .into_iter()
+    .enumerate()
     {
         let r = engine
             .search(pos, &exact_limits(), &stop, &mut |_| {})

@@ -28,8 +28,8 @@ const FFORUM: &str = "\
 ----OX----OOXX---OOOXX-XOOXXOOOOOXXOXXOOOXXXOOOOOXXXXOXO--OOOOOX X; D1:+2; G3:+0; B8:-2; B1:-4; C1:-4; A2:-4; A3:-6; B2:-12;
 ";
 
-/// The whole file, when this machine has it.
-const FFORUM_FILE: &str = "/work/shared/positions/fforum-1-19.obf";
+/// The whole file: the FFO set's positions 1-19, kept in the repository.
+const FFORUM_FILE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/fforum-1-19.obf");
 
 // ---------------------------------------------------------------------------
 // Building and running
@@ -327,14 +327,10 @@ fn solve_positions() {
     r.expect_code(0, "--help");
     assert!(r.stdout.contains("--depth") && r.stdout.contains("--max"));
 
-    // The whole file, when it is there.
-    if Path::new(FFORUM_FILE).is_file() {
-        let r = run(&exe, &[FFORUM_FILE], "");
-        r.expect_code(0, FFORUM_FILE);
-        check_solve(&r.stdout, 19);
-    } else {
-        println!("note: {FFORUM_FILE} is missing: solved the embedded positions only");
-    }
+    // The whole file.
+    let r = run(&exe, &[FFORUM_FILE], "");
+    r.expect_code(0, FFORUM_FILE);
+    check_solve(&r.stdout, 19);
 }
 
 // ---------------------------------------------------------------------------
