@@ -3,10 +3,13 @@
 //! does not build them.
 //!
 //! [`datagen`] plays and stores the self-play games (`othello-datagen`),
+//! [`games`] reads the text game collections,
 //! [`training`] fits the pattern weights to them (`othello-train`);
 //! `othello-evalmatch` plays two evaluations against each other. The weights
 //! file format and the pattern features are the library's
 //! (`othello::eval::pattern`).
 
 pub mod datagen;
+pub mod games;
+pub mod label;
 pub mod training;

@@ -75,6 +75,18 @@ pub fn rows_of(games: &[GameRecord], mix: f32) -> Vec<Row> {
     out
 }
 
+/// The rows of text-collection games: every position where a move was
+/// played, labelled by the game's result for the side to move.
+pub fn text_rows(games: &[crate::games::TextGame]) -> Vec<Row> {
+    let mut out = Vec::new();
+    for g in games {
+        for (pos, side, _) in g.positions() {
+            out.push(row(pos, g.result_for(side) as f32, false));
+        }
+    }
+    out
+}
+
 /// A row for `pos` with label `target` (discs).
 pub fn row(pos: Position<S8>, target: f32, exact: bool) -> Row {
     Row {

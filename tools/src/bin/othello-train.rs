@@ -19,7 +19,8 @@ use othello::board::S8;
 use othello::eval::pattern::PatternWeights;
 use othello::eval::{Evaluate, V1};
 use othello_tools::datagen::{read_games, GameRecord};
-use othello_tools::training::{mae, rows_of, stage_rows, train, Row, TrainOptions};
+use othello_tools::games::{read, TextGame};
+use othello_tools::training::{mae, rows_of, stage_rows, text_rows, train, Row, TrainOptions};
 use std::time::Instant;
 
 /// Trains the pattern evaluation on self-play games: holds out every
@@ -29,8 +30,13 @@ use std::time::Instant;
 #[command(name = "othello-train", args_override_self = true)]
 struct Cli {
     /// A games file from othello-datagen; repeat the flag for several files.
-    #[arg(long = "games", value_name = "FILE", required = true)]
+    #[arg(long = "games", value_name = "FILE", required_unless_present = "text")]
     files: Vec<String>,
+    /// A text game collection (one game per line: moves, black's final disc
+    /// difference, as in ../shared/games); positions are labelled by the
+    /// game's result. Repeat the flag for several files.
+    #[arg(long = "text", value_name = "FILE")]
+    text: Vec<String>,
     /// The weights file to write.
     #[arg(long, value_name = "FILE", value_parser = NonEmptyStringValueParser::new())]
     out: String,
@@ -54,7 +60,8 @@ struct Cli {
     /// value; exact positions are always labelled exactly.
     #[arg(long, value_name = "X", default_value_t = TrainOptions::default().mix)]
     mix: f32,
-    /// Hold out every N-th game for validation (at least 2).
+    /// Hold out every N-th game for validation (at least 2): of a text
+    /// collection, the games whose 0-based line number is a multiple of N.
     #[arg(long, value_name = "N", default_value_t = 20, value_parser = at_least_two)]
     validation: usize,
     /// Threads (stages are fitted in parallel); all cores by default.
@@ -108,14 +115,21 @@ fn main() {
             train_games.push(g);
         }
     }
-    let train_rows = rows_of(&train_games, opts.mix);
+    let mut train_rows = rows_of(&train_games, opts.mix);
     // Validation labels are the game results, never mixed.
-    let valid_rows = rows_of(&valid_games, 0.0);
+    let mut valid_rows = rows_of(&valid_games, 0.0);
+    for file in &cli.text {
+        let games = read(file, |_| true).unwrap_or_else(|e| panic!("{e}"));
+        eprintln!("{file}: {} games", games.len());
+        let (valid, train): (Vec<_>, Vec<_>) =
+            games.into_iter().partition(|(i, _)| i % validation == 0);
+        let strip = |v: Vec<(usize, TextGame)>| v.into_iter().map(|(_, g)| g).collect::<Vec<_>>();
+        train_rows.extend(text_rows(&strip(train)));
+        valid_rows.extend(text_rows(&strip(valid)));
+    }
     eprintln!(
-        "{} training games ({} positions), {} validation games ({} positions); {:.1} s",
-        train_games.len(),
+        "{} training positions, {} validation positions; {:.1} s",
         train_rows.len(),
-        valid_games.len(),
         valid_rows.len(),
         start.elapsed().as_secs_f64()
     );
