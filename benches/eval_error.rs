@@ -1,46 +1,159 @@
-//! Evaluation error against exact scores:
-//! `cargo bench --bench eval_error -- [POSITIONS] [MIN_EMPTIES] [MAX_EMPTIES] [SEED]`
-//! (defaults 100, 20, 24, 1).
+//! Evaluation error against exact scores, in two modes:
 //!
-//! Plays seeded games (random first moves, then the engine at level 4 with
-//! a little randomness, so the positions are balanced-looking rather than
-//! lopsided), takes one position of each game at a random number of empties
-//! within the range, solves it exactly, and prints the mean absolute error
-//! in discs of the trained and the v1 evaluation (the static evaluation, no
-//! search) against the exact score, by number of empties and in all.
+//! - `cargo bench --bench eval_error -- FILE.obf [--weights FILE]` reads the
+//!   positions of an `.obf` file with exact scores (`<board> <side>;
+//!   MOVE:SCORE; ...`, the first entry the best, its score exact; `%` lines
+//!   are comments), e.g. `benches/data/wthor-heldout-20-24.obf` (held-out
+//!   WTHOR positions, written by `othello-label`; paths are relative to the
+//!   crate root, where cargo runs benches).
+//! - `cargo bench --bench eval_error -- [POSITIONS] [MIN_EMPTIES] [MAX_EMPTIES]
+//!   [SEED] [--weights FILE]` (defaults 100, 20, 24, 1) plays seeded games
+//!   (random first moves, then the engine at level 4 with a little
+//!   randomness, so the positions are balanced-looking rather than
+//!   lopsided), takes one position of each game at a random number of
+//!   empties within the range and solves it exactly.
+//!
+//! Either way it prints the mean absolute error in discs of the trained
+//! evaluation (the embedded weights, or those of `--weights FILE`) and of
+//! the v1 evaluation (the static evaluation, no search) against the exact
+//! score, by number of empties and in all.
 
 use othello::board::{Bits, S8};
 use othello::engine::{Engine, Limits};
 use othello::eval::pattern::PatternWeights;
 use othello::eval::{Evaluate, Evaluator};
+use othello::notation::parse_board;
 use othello::rng::Rng;
+use std::path::Path;
 use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 use std::time::Instant;
 
 type Position = othello::Position<S8>;
 
 fn main() {
-    let args: Vec<u64> = std::env::args()
+    let mut args: Vec<String> = std::env::args()
         .skip(1)
-        .filter_map(|a| a.parse().ok())
+        .filter(|a| a != "--bench")
         .collect();
-    let count = args.first().copied().unwrap_or(100) as usize;
-    let lo = args.get(1).copied().unwrap_or(20) as u32;
-    let hi = args.get(2).copied().unwrap_or(24).max(lo as u64) as u32;
-    let seed = args.get(3).copied().unwrap_or(1);
+    let trained = match args.iter().position(|a| a == "--weights") {
+        None => PatternWeights::embedded(),
+        Some(i) => {
+            let path = args.get(i + 1).cloned().expect("--weights FILE");
+            args.drain(i..i + 2);
+            let w = PatternWeights::load(Path::new(&path)).unwrap_or_else(|e| panic!("{e}"));
+            println!("weights: {path}");
+            Arc::new(w)
+        }
+    };
+    let mut tally = Tally::default();
+    let start = Instant::now();
+    let source = match args.first().filter(|a| a.parse::<u64>().is_err()) {
+        Some(file) => {
+            for (pos, score) in read_obf(file) {
+                tally.add(&trained, pos, score);
+            }
+            file.clone()
+        }
+        None => {
+            let nums: Vec<u64> = args
+                .iter()
+                .map(|a| {
+                    a.parse()
+                        .unwrap_or_else(|_| panic!("{a:?} is not a number"))
+                })
+                .collect();
+            let seed = nums.get(3).copied().unwrap_or(1);
+            self_play(&trained, &nums, &mut tally);
+            format!("self-play, seed {seed}")
+        }
+    };
+    tally.print(&source, start.elapsed().as_secs_f64());
+}
+
+/// Per number of empties: positions, trained error sum, v1 error sum.
+struct Tally {
+    rows: Vec<(u32, f64, f64)>,
+}
+
+impl Default for Tally {
+    fn default() -> Tally {
+        Tally {
+            rows: vec![(0, 0.0, 0.0); 61],
+        }
+    }
+}
+
+impl Tally {
+    /// Adds `pos`, whose exact score is `score` discs.
+    fn add(&mut self, trained: &PatternWeights, pos: Position, score: i32) {
+        let score = score as f64;
+        let t = trained.evaluate(pos) as f64 / 100.0;
+        let v = Evaluate::<S8>::evaluate(&Evaluator::V1, pos.player, pos.opponent) as f64 / 100.0;
+        let row = &mut self.rows[pos.empties().count() as usize];
+        row.0 += 1;
+        row.1 += (t - score).abs();
+        row.2 += (v - score).abs();
+    }
+
+    fn print(&self, source: &str, secs: f64) {
+        println!("empties  positions  trained MAE  v1 MAE   (discs, exact scores)");
+        let (mut n, mut st, mut sv) = (0, 0.0, 0.0);
+        for (e, &(k, t, v)) in self.rows.iter().enumerate() {
+            if k > 0 {
+                println!("{e:7}  {k:9}  {:11.2}  {:6.2}", t / k as f64, v / k as f64);
+                n += k;
+                st += t;
+                sv += v;
+            }
+        }
+        println!(
+            "all      {n:9}  {:11.2}  {:6.2}   ({secs:.0} s, {source})",
+            st / n as f64,
+            sv / n as f64,
+        );
+    }
+}
+
+/// The positions of an `.obf` file and the score of their first (best)
+/// move, in discs; `%` lines and blank lines are skipped.
+fn read_obf(file: &str) -> Vec<(Position, i32)> {
+    let text = std::fs::read_to_string(file).unwrap_or_else(|e| panic!("{file}: {e}"));
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.split('%').next().unwrap_or("").trim();
+        if line.is_empty() {
+            continue;
+        }
+        let mut fields = line.split(';');
+        let board = fields.next().unwrap_or("");
+        let game = parse_board::<S8>(board).unwrap_or_else(|e| panic!("{file}:{}: {e}", i + 1));
+        let score: i32 = fields
+            .next()
+            .and_then(|m| m.split(':').nth(1))
+            .and_then(|s| s.trim().trim_start_matches('+').parse().ok())
+            .unwrap_or_else(|| panic!("{file}:{}: no MOVE:SCORE after the board", i + 1));
+        out.push((game.position(), score));
+    }
+    out
+}
+
+/// The self-play mode: `nums` are POSITIONS, MIN_EMPTIES, MAX_EMPTIES and
+/// SEED, each optional.
+fn self_play(trained: &PatternWeights, nums: &[u64], tally: &mut Tally) {
+    let count = nums.first().copied().unwrap_or(100) as usize;
+    let lo = nums.get(1).copied().unwrap_or(20) as u32;
+    let hi = nums.get(2).copied().unwrap_or(24).max(lo as u64) as u32;
+    let seed = nums.get(3).copied().unwrap_or(1);
     let mut rng = Rng::new(seed);
     let stop = AtomicBool::new(false);
     let mut player = Engine::new(16);
     let mut solver = Engine::new(64);
-    let trained = PatternWeights::embedded();
     let mut play = Limits::level(4).expect("level 4");
     play.randomness = 2;
     let mut exact = Limits::level(0).expect("level 0");
     exact.depth = 10;
     exact.exact_empties = 60;
-    // Per number of empties: positions, trained error sum, v1 error sum.
-    let mut rows = vec![(0u32, 0f64, 0f64); 61];
-    let start = Instant::now();
     let mut done = 0;
     while done < count {
         let target = lo + rng.below((hi - lo + 1) as usize) as u32;
@@ -52,31 +165,9 @@ fn main() {
             .search(pos, &exact, &stop, &mut |_| {})
             .expect("a position with moves");
         assert!(r.exact, "the solve finished");
-        let score = r.score as f64 / 100.0;
-        let t = trained.evaluate(pos) as f64 / 100.0;
-        let v = Evaluate::<S8>::evaluate(&Evaluator::V1, pos.player, pos.opponent) as f64 / 100.0;
-        let row = &mut rows[target as usize];
-        row.0 += 1;
-        row.1 += (t - score).abs();
-        row.2 += (v - score).abs();
+        tally.add(trained, pos, r.score / 100);
         done += 1;
     }
-    println!("empties  positions  trained MAE  v1 MAE   (discs, exact scores)");
-    let (mut n, mut st, mut sv) = (0, 0.0, 0.0);
-    for (e, &(k, t, v)) in rows.iter().enumerate() {
-        if k > 0 {
-            println!("{e:7}  {k:9}  {:11.2}  {:6.2}", t / k as f64, v / k as f64);
-            n += k;
-            st += t;
-            sv += v;
-        }
-    }
-    println!(
-        "all      {n:9}  {:11.2}  {:6.2}   ({:.0} s, seed {seed})",
-        st / n as f64,
-        sv / n as f64,
-        start.elapsed().as_secs_f64()
-    );
 }
 
 /// A position with `empties` empty squares and a move to play, from a game
