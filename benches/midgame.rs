@@ -1,7 +1,8 @@
 //! Midgame search speed over an `.obf` file:
-//! `cargo bench --bench midgame -- [FILE] [--depth N] [--hash MB]`
-//! (defaults `benches/data/wthor-40.obf` in the crate, depth 10, 64 MB;
-//! `OTHELLO_EVAL=v1` or `trained` chooses the evaluation).
+//! `cargo bench --bench midgame -- [FILE] [--depth N] [--hash MB]
+//! [--selectivity S] [--weights FILE]` (defaults `benches/data/wthor-40.obf`
+//! in the crate, depth 10, 64 MB, selectivity 5 = none; `OTHELLO_EVAL=v1` or
+//! `trained` chooses the evaluation, `--weights` a trained weights file).
 //!
 //! Searches each position to the fixed depth, no solving (`Limits::explicit`
 //! with exact and win/loss/draw empties 0: no position with a move to play
@@ -12,7 +13,9 @@
 
 use othello::board::S8;
 use othello::engine::{Engine, Limits};
+use othello::eval::pattern::PatternWeights;
 use othello::notation::{parse_board, square_name};
+use othello::search::probcut::EXACT_SELECTIVITY;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
@@ -36,10 +39,16 @@ fn main() {
     };
     let depth = option("--depth", 10);
     let mb = option("--hash", 64) as usize;
+    let selectivity = option("--selectivity", EXACT_SELECTIVITY as u64) as u32;
+    let weights = args
+        .iter()
+        .position(|a| a == "--weights")
+        .map(|i| args.drain(i..i + 2).nth(1).expect("--weights takes a file"));
     let file = args.first().cloned().unwrap_or_else(|| {
         concat!(env!("CARGO_MANIFEST_DIR"), "/benches/data/wthor-40.obf").into()
     });
-    let limits = Limits::explicit(depth as i64, 0, 0).unwrap_or_else(|e| panic!("{e}"));
+    let mut limits = Limits::explicit(depth as i64, 0, 0).unwrap_or_else(|e| panic!("{e}"));
+    limits.selectivity = selectivity;
     let text = std::fs::read_to_string(&file).unwrap_or_else(|e| panic!("{file}: {e}"));
     let mut engine = Engine::new(mb);
     if std::env::var("OTHELLO_EVAL").as_deref() == Ok("v1") {
@@ -47,11 +56,15 @@ fn main() {
     } else if std::env::var("OTHELLO_EVAL").as_deref() == Ok("trained") {
         engine.set_evaluator(othello::eval::Evaluator::trained());
     }
+    if let Some(w) = &weights {
+        let w = PatternWeights::load(w.as_ref()).unwrap_or_else(|e| panic!("{e}"));
+        engine.set_evaluator(othello::eval::Evaluator::Pattern(std::sync::Arc::new(w)));
+    }
     let eval = match engine.evaluator() {
         othello::eval::Evaluator::V1 => "v1",
         othello::eval::Evaluator::Pattern(_) => "trained",
     };
-    println!("{file}: depth {depth}, {mb} MB, evaluation {eval}");
+    println!("{file}: depth {depth}, selectivity {selectivity}, {mb} MB, evaluation {eval}");
     let stop = AtomicBool::new(false);
     let (mut total_nodes, mut total_secs, mut count) = (0u64, 0f64, 0);
     for (i, line) in text.lines().enumerate() {

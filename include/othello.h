@@ -378,6 +378,13 @@ typedef struct othello_search_limits {
    * Passed to `progress` untouched.
    */
   void *userdata;
+  /**
+   * How selective the midgame search is (Multi-ProbCut): 0..5 cut with
+   * 73, 87, 95, 98, 99 and 100% confidence (5: no selective cuts, exact to
+   * the depth); -1 (the default): the level's setting (README's level
+   * table), or 5 with `level` -1. Solving is never selective.
+   */
+  int selectivity;
 } othello_search_limits;
 
 /**

@@ -402,6 +402,8 @@ public:
     }
     search_limits &randomness(int discs) noexcept { lim_.randomness = discs; return *this; }
     search_limits &seed(std::uint64_t s) noexcept { lim_.seed = s; return *this; }
+    /// Multi-ProbCut setting 0..5 (5: none); -1: the level's.
+    search_limits &selectivity(int s) noexcept { lim_.selectivity = s; return *this; }
 
     const othello_search_limits &c() const noexcept { return lim_; }
     othello_search_limits &c() noexcept { return lim_; }

@@ -318,6 +318,7 @@ class _SearchLimits(Structure):
         ("seed", c_uint64),
         ("progress", _ProgressFn),
         ("userdata", c_void_p),
+        ("selectivity", c_int),
     ]
 
 
@@ -964,6 +965,7 @@ _LIMIT_FIELDS = {
     "classic_depth": (_INT_MIN, _INT_MAX),
     "randomness": (_INT_MIN, _INT_MAX),
     "seed": (0, 2**64 - 1),
+    "selectivity": (_INT_MIN, _INT_MAX),
 }
 
 
@@ -1048,7 +1050,8 @@ class Engine:
         ``limits`` are the fields of ``othello_search_limits``: ``level``
         (default 10), or ``depth``/``exact_empties``/``wld_empties`` (level -1
         is then implied), ``node_limit``, ``time_limit_ms``, ``strategy``,
-        ``classic_depth``, ``randomness``, ``seed``. ``progress`` is called on
+        ``classic_depth``, ``randomness``, ``seed``, ``selectivity`` (0..5,
+        -1 = the level's). ``progress`` is called on
         the searching thread after each iteration with a ``SearchProgress``;
         if it raises, the search is stopped and the exception re-raised here.
         """

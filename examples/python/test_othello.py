@@ -325,6 +325,10 @@ class EngineTest(unittest.TestCase):
                 e.analyze(b, depth=0)
             with self.assertRaises(othello.InvalidArgumentError):
                 e.search(b, seed=-1)
+            with self.assertRaises(othello.InvalidArgumentError) as cm:
+                e.search(b, level=4, selectivity=6)
+            self.assertIn("selectivity", cm.exception.message)
+            self.assertTrue(b.is_legal(e.search(b, level=4, selectivity=0).move))
             with self.assertRaises(TypeError):
                 e.search(b, colour=1)
             with self.assertRaises(TypeError):

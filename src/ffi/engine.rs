@@ -6,9 +6,10 @@ use super::{
 };
 use crate::engine::{
     in_range, Engine, Limits, Progress, SearchResult, Strategy, CLASSIC_DEPTHS, LEVELS, MAX_LEVEL,
-    RANDOMNESS,
+    RANDOMNESS, SELECTIVITIES,
 };
 use crate::eval::SCALE;
+use crate::search::probcut::EXACT_SELECTIVITY;
 use othello_status::*;
 use std::cell::UnsafeCell;
 use std::ffi::{c_int, c_void};
@@ -101,6 +102,11 @@ pub struct othello_search_limits {
     pub progress: othello_progress_fn,
     /// Passed to `progress` untouched.
     pub userdata: *mut c_void,
+    /// How selective the midgame search is (Multi-ProbCut): 0..5 cut with
+    /// 73, 87, 95, 98, 99 and 100% confidence (5: no selective cuts, exact to
+    /// the depth); -1 (the default): the level's setting (README's level
+    /// table), or 5 with `level` -1. Solving is never selective.
+    pub selectivity: c_int,
 }
 
 /// The outcome of a search.
@@ -309,6 +315,7 @@ fn default_limits() -> othello_search_limits {
         seed: 0,
         progress: None,
         userdata: std::ptr::null_mut(),
+        selectivity: -1,
     }
 }
 
@@ -332,10 +339,12 @@ fn ends_on_a_field(size: usize) -> bool {
         (offset_of!(L, seed), size_of::<u64>()),
         (offset_of!(L, progress), size_of::<othello_progress_fn>()),
         (offset_of!(L, userdata), size_of::<*mut c_void>()),
+        (offset_of!(L, selectivity), size_of::<c_int>()),
     ];
     // A field added to the struct must be added to the list above.
     const _: () = assert!(
-        offset_of!(L, userdata) + size_of::<*mut c_void>() == size_of::<L>(),
+        size_of::<L>() - (offset_of!(L, selectivity) + size_of::<c_int>())
+            < std::mem::align_of::<L>(),
         "ends_on_a_field() must list every field of othello_search_limits"
     );
     fields
@@ -424,6 +433,22 @@ fn convert_limits(l: &othello_search_limits) -> Result<Limits, Failure> {
     limits.time = (l.time_limit_ms > 0).then(|| Duration::from_millis(l.time_limit_ms as u64));
     limits.randomness = in_range("limits.randomness", l.randomness.into(), RANDOMNESS)?;
     limits.seed = l.seed;
+    if l.selectivity != -1 {
+        limits.selectivity = in_range(
+            "limits.selectivity",
+            l.selectivity.into(),
+            SELECTIVITIES,
+        )
+        .map_err(|_| {
+            Failure::new(
+                OTHELLO_STATUS_INVALID_ARGUMENT,
+                format!(
+                    "limits.selectivity {} is outside 0..{EXACT_SELECTIVITY} (or -1 for the level's)",
+                    l.selectivity
+                ),
+            )
+        })?;
+    }
     Ok(limits)
 }
 

@@ -618,6 +618,9 @@ impl<E> Solver<'_, '_, E> {
                         table: self.table,
                         budget: self.budget,
                         eval: self.eval,
+                        // Ordering only: a selective value would do too,
+                        // but measured node counts are for exact ones.
+                        cut: f32::INFINITY,
                     };
                     let inf = super::midgame::INF;
                     // The reply's value is the opponent's: higher is worse for us.

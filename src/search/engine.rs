@@ -14,6 +14,7 @@
 
 use super::endgame::Solver;
 use super::midgame::{Searcher, INF};
+use super::probcut::{self, EXACT_SELECTIVITY};
 use super::table::{key, Table, NO_MOVE};
 use super::{Abort, Budget};
 use crate::board::position::distinct_moves;
@@ -51,6 +52,10 @@ pub const LEVELS: RangeInclusive<u32> = 0..=MAX_LEVEL;
 pub const DEPTHS: RangeInclusive<u32> = 1..=60;
 /// Empties below which a search may be told to solve.
 pub const EMPTIES: RangeInclusive<u32> = 0..=60;
+/// Selectivity settings (see [`probcut`]).
+pub const SELECTIVITIES: RangeInclusive<u32> = 0..=EXACT_SELECTIVITY;
+/// The selectivity of the levels' midgame searches.
+pub const LEVEL_SELECTIVITY: u32 = 1;
 /// Randomness, in discs.
 pub const RANDOMNESS: RangeInclusive<u32> = 0..=64;
 /// The lookahead of the classic strategy (the original's skill levels).
@@ -93,6 +98,11 @@ pub struct Limits {
     /// move, from a fresh or cleared engine (a table kept from earlier
     /// searches can refine midgame scores; exact scores never change).
     pub seed: u64,
+    /// How selective the midgame search is: Multi-ProbCut's confidence
+    /// setting in [`SELECTIVITIES`], from 0 (73%, the most cuts) to
+    /// [`EXACT_SELECTIVITY`] (100%: none; the search is exact to its depth).
+    /// Solving is never selective.
+    pub selectivity: u32,
 }
 
 impl Limits {
@@ -114,16 +124,18 @@ impl Limits {
             strategy: Strategy::Engine,
             randomness: 0,
             seed: 0,
+            selectivity: LEVEL_SELECTIVITY,
         })
     }
 
     /// The limits of an explicit midgame depth and solving empties (the
-    /// rest as level 0), each range-checked.
+    /// rest as level 0, with no selectivity), each range-checked.
     pub fn explicit(depth: i64, exact_empties: i64, wld_empties: i64) -> Result<Limits, Error> {
         let mut limits = Limits::level(0)?;
         limits.depth = in_range("limits.depth", depth, DEPTHS)?;
         limits.exact_empties = in_range("limits.exact_empties", exact_empties, EMPTIES)?;
         limits.wld_empties = in_range("limits.wld_empties", wld_empties, EMPTIES)?;
+        limits.selectivity = EXACT_SELECTIVITY;
         Ok(limits)
     }
 
@@ -133,6 +145,7 @@ impl Limits {
         in_range("limits.exact_empties", self.exact_empties.into(), EMPTIES)?;
         in_range("limits.wld_empties", self.wld_empties.into(), EMPTIES)?;
         in_range("limits.randomness", self.randomness.into(), RANDOMNESS)?;
+        in_range("limits.selectivity", self.selectivity.into(), SELECTIVITIES)?;
         if let Strategy::Classic(n) = self.strategy {
             in_range("limits.classic_depth", n.into(), CLASSIC_DEPTHS)?;
         }
@@ -185,6 +198,8 @@ pub struct Engine {
     eval: Evaluator,
     /// The board side of the table's entries (0: none yet).
     size: u32,
+    /// Multi-ProbCut's confidence in the current search (see `probcut`).
+    cut: f32,
 }
 
 /// The default table size in MiB.
@@ -208,6 +223,7 @@ impl Engine {
             table: Table::try_new(mb)?,
             eval: Evaluator::default(),
             size: 0,
+            cut: f32::INFINITY,
         })
     }
 
@@ -294,6 +310,7 @@ impl Engine {
             return Ok(result);
         }
         self.prepare::<G>();
+        self.cut = probcut::SELECTIVITY_T[limits.selectivity as usize];
         let mut budget = budget(stop, limits, start);
         let mut result = self.run(pos, limits, &mut budget, start, progress, &mut rng);
         result.nodes = budget.nodes;
@@ -477,6 +494,7 @@ impl Engine {
             table: &mut self.table,
             budget,
             eval: &self.eval,
+            cut: self.cut,
         };
         for (i, &(sq, _)) in root.iter().enumerate() {
             let child = pos.play_with(sq, pos.flips(sq));
@@ -601,6 +619,7 @@ impl Engine {
                     table: &mut self.table,
                     budget: &mut budget,
                     eval: &self.eval,
+                    cut: probcut::SELECTIVITY_T[limits.selectivity as usize],
                 };
                 searcher.pvs(child, limits.depth - 1, -INF, INF).map(|v| -v)
             };
@@ -677,6 +696,50 @@ mod tests {
         // empty squares, which go to white: -10.
         assert_eq!(r.score, -10 * SCALE);
         assert!(!r.pv.is_empty() && r.pv[0] == r.best.unwrap());
+    }
+
+    #[test]
+    fn selectivity_prunes_the_midgame_and_never_the_solve() {
+        use crate::board::testing::random_position;
+        let stop = AtomicBool::new(false);
+        let mut e = Engine::new(8);
+        let mut rng = crate::rng::Rng::new(7);
+        let (mut nodes, mut differ) = ([0u64; 2], 0);
+        for _ in 0..6 {
+            let Some(pos) = random_position::<S8>(&mut rng, 40) else {
+                continue;
+            };
+            let mut scores = [0; 2];
+            for (i, sel) in [EXACT_SELECTIVITY, 0].into_iter().enumerate() {
+                let mut l = Limits::explicit(7, 0, 0).unwrap();
+                l.selectivity = sel;
+                e.clear();
+                let r = e.search(pos, &l, &stop, &mut |_| {}).unwrap();
+                assert!(pos.legal_moves().has(r.best.unwrap()));
+                nodes[i] += r.nodes;
+                scores[i] = r.score;
+            }
+            differ += (scores[0] != scores[1]) as u32;
+        }
+        // The loosest setting cuts most of the tree (a handful of its
+        // values may differ: the cuts are a bet).
+        assert!(nodes[1] * 2 < nodes[0], "{nodes:?}");
+        assert!(differ < 6);
+        // Solving ignores the setting: the same exact score.
+        for _ in 0..4 {
+            let Some(pos) = random_position::<S8>(&mut rng, 14) else {
+                continue;
+            };
+            let mut solved = Vec::new();
+            for sel in [EXACT_SELECTIVITY, 0] {
+                let mut l = exact_limits();
+                l.depth = 8;
+                l.selectivity = sel;
+                e.clear();
+                solved.push(e.search(pos, &l, &stop, &mut |_| {}).unwrap().score);
+            }
+            assert_eq!(solved[0], solved[1]);
+        }
     }
 
     #[test]

@@ -4,6 +4,7 @@
 //! potential mobility and square values). Scores are in centi-discs
 //! ([`SCALE`] per disc); finished games score their exact result.
 
+use super::probcut;
 use super::table::{key_of, Table, NO_MOVE};
 use super::{Abort, Budget};
 use crate::board::{final_score, Bits, Geometry, Position};
@@ -21,6 +22,9 @@ pub struct Searcher<'t, 'b, E> {
     pub budget: &'t mut Budget<'b>,
     /// The evaluation at the depth limit.
     pub eval: &'t E,
+    /// Multi-ProbCut's confidence `t` (see [`probcut`]); infinite: no
+    /// selective cuts, the search is exact to its depth.
+    pub cut: f32,
 }
 
 /// The value at the depth limit: the evaluation, except for the finished
@@ -100,6 +104,22 @@ impl<E> Searcher<'_, '_, E> {
                 beta = beta.min(hi);
             }
             hash_move = e.best;
+        }
+        if let Some(m) = probcut::margin(self.cut, G::SQUARES - (p | o).count(), depth) {
+            // A shallow search that clears the window by the margin stands
+            // for the full one (see `probcut`); bounds no score can pass
+            // are not tried.
+            let shallow = probcut::shallow_depth(depth);
+            // No score is beyond a whole board of discs.
+            let max_score = G::SQUARES as i32 * SCALE;
+            let high = beta.saturating_add(m);
+            if high <= max_score && self.node::<G>(p, o, shallow, high - 1, high, false)? >= high {
+                return Ok(beta);
+            }
+            let low = alpha.saturating_sub(m);
+            if low >= -max_score && self.node::<G>(p, o, shallow, low, low + 1, false)? <= low {
+                return Ok(alpha);
+            }
         }
         let list = self.order::<G>(p, o, moves, hash_move, depth)?;
         let (alpha0, beta0) = (alpha, beta);
@@ -228,6 +248,7 @@ mod tests {
                     table: &mut table,
                     budget: &mut budget,
                     eval: &V1,
+                    cut: f32::INFINITY,
                 };
                 assert_eq!(
                     s.pvs(pos, depth, -INF, INF).unwrap(),
@@ -262,6 +283,7 @@ mod tests {
             table: &mut table,
             budget: &mut budget,
             eval: &V1,
+            cut: f32::INFINITY,
         };
         assert_eq!(-s.pvs(child, 3, -INF, INF).unwrap(), -64 * SCALE);
     }

@@ -9,6 +9,7 @@
 pub mod endgame;
 pub mod engine;
 pub mod midgame;
+pub mod probcut;
 pub mod table;
 
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -78,6 +78,20 @@ static void test_bad_arguments(void)
     CHECK(othello_engine_search(e, b, &lim, &r) == OTHELLO_STATUS_INVALID_ARGUMENT);
     CHECK(last_error_mentions("randomness"));
     othello_search_limits_init(&lim);
+    CHECK(lim.selectivity == -1);
+    lim.selectivity = 6;
+    CHECK(othello_engine_search(e, b, &lim, &r) == OTHELLO_STATUS_INVALID_ARGUMENT);
+    CHECK(last_error_mentions("selectivity"));
+    lim.selectivity = -2;
+    CHECK(othello_engine_search(e, b, &lim, &r) == OTHELLO_STATUS_INVALID_ARGUMENT);
+    CHECK(last_error_mentions("selectivity"));
+    for (int s = -1; s <= 5; s++) {
+        lim.selectivity = s;
+        lim.level = 4;
+        CHECK(othello_engine_search(e, b, &lim, &r) == OTHELLO_STATUS_OK);
+        CHECK(othello_board_is_legal(b, r.move));
+    }
+    othello_search_limits_init(&lim);
     lim.strategy = OTHELLO_STRATEGY_CLASSIC;
     lim.classic_depth = 10;
     CHECK(othello_engine_search(e, b, &lim, &r) == OTHELLO_STATUS_INVALID_ARGUMENT);

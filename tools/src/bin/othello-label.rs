@@ -28,6 +28,8 @@
 
 use clap::{Parser, ValueEnum};
 use othello::engine::{Engine, Limits};
+use othello::eval::pattern::PatternWeights;
+use othello::eval::Evaluator;
 use othello_tools::label::{obf_line, plan, source_tag, PerGame, Selection};
 use std::collections::HashSet;
 use std::io::Write;
@@ -75,10 +77,24 @@ struct Cli {
     /// concatenated and sorted, are one run's output sorted.
     #[arg(long, value_name = "K/N", value_parser = parse_shard, default_value = "1/1")]
     shard: (usize, usize),
-    /// `exact`: solve each position (best move, score in discs); `none`:
-    /// the position alone.
+    /// `exact`: solve each position (best move, score in discs); `search`:
+    /// a midgame search (--depth, --selectivity, --weights; exact at
+    /// --exact-empties or fewer), its move and score rounded to discs;
+    /// `none`: the position alone.
     #[arg(long, value_enum, default_value_t = Solve::Exact)]
     solve: Solve,
+    /// Depth of `--solve search`.
+    #[arg(long, value_name = "D", default_value_t = 6)]
+    depth: u32,
+    /// Selectivity of `--solve search` (0..5, 5 = none).
+    #[arg(long, value_name = "S", default_value_t = 2)]
+    selectivity: u32,
+    /// `--solve search` solves exactly at this many empties or fewer.
+    #[arg(long, value_name = "E", default_value_t = 14)]
+    exact_empties: u32,
+    /// Weights file of `--solve search`; the library's built-in by default.
+    #[arg(long, value_name = "FILE")]
+    weights: Option<String>,
     /// Output file (resumed if it exists); standard output if absent.
     #[arg(long, value_name = "FILE")]
     out: Option<String>,
@@ -90,6 +106,7 @@ struct Cli {
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
 enum Solve {
     Exact,
+    Search,
     None,
 }
 
@@ -220,11 +237,28 @@ fn main() {
     let mut limits = Limits::level(0).expect("level 0 exists");
     limits.depth = 10;
     limits.exact_empties = 60;
+    let mut search = Limits::explicit(c.depth.into(), c.exact_empties.into(), 0)
+        .unwrap_or_else(|e| panic!("{e}"));
+    search.selectivity = c.selectivity;
+    search.validate().unwrap_or_else(|e| panic!("{e}"));
+    if let Some(w) = &c.weights {
+        let w = PatternWeights::load(w.as_ref()).unwrap_or_else(|e| panic!("{e}"));
+        engine.set_evaluator(Evaluator::Pattern(std::sync::Arc::new(w)));
+    }
     let stop = AtomicBool::new(false);
     let start = Instant::now();
     for (i, (p, tag)) in todo.iter().enumerate() {
         let label = match c.solve {
             Solve::None => None,
+            Solve::Search => {
+                engine.clear();
+                let r = engine
+                    .search(p.at.pos, &search, &stop, &mut |_| {})
+                    .expect("a position with a move");
+                let sq = r.best.expect("the side to move has a move");
+                let discs = (r.score as f64 / 100.0).round() as i32;
+                Some((sq, discs))
+            }
             Solve::Exact => {
                 engine.clear();
                 let t = Instant::now();

@@ -20,7 +20,8 @@ use othello::eval::pattern::PatternWeights;
 use othello::eval::{Evaluate, V1};
 use othello_tools::datagen::{read_games, GameRecord};
 use othello_tools::games::{read, TextGame};
-use othello_tools::training::{mae, rows_of, stage_rows, text_rows, train, Row, TrainOptions};
+use othello_tools::label::parse_obf_line;
+use othello_tools::training::{mae, row, rows_of, stage_rows, text_rows, train, Row, TrainOptions};
 use std::time::Instant;
 
 /// Trains the pattern evaluation on self-play games: holds out every
@@ -30,13 +31,18 @@ use std::time::Instant;
 #[command(name = "othello-train", args_override_self = true)]
 struct Cli {
     /// A games file from othello-datagen; repeat the flag for several files.
-    #[arg(long = "games", value_name = "FILE", required_unless_present = "text")]
+    #[arg(long = "games", value_name = "FILE", required_unless_present_any = ["text", "labelled"])]
     files: Vec<String>,
     /// A text game collection (one game per line: moves, black's final disc
     /// difference, as in ../shared/games); positions are labelled by the
     /// game's result. Repeat the flag for several files.
     #[arg(long = "text", value_name = "FILE")]
     text: Vec<String>,
+    /// Labelled positions (.obf lines as othello-label writes them: the
+    /// first `move:score` entry's score, in discs for the side to move, is
+    /// the label), all used for training. Repeat the flag for several files.
+    #[arg(long = "labelled", value_name = "FILE")]
+    labelled: Vec<String>,
     /// The weights file to write.
     #[arg(long, value_name = "FILE", value_parser = NonEmptyStringValueParser::new())]
     out: String,
@@ -126,6 +132,20 @@ fn main() {
         let strip = |v: Vec<(usize, TextGame)>| v.into_iter().map(|(_, g)| g).collect::<Vec<_>>();
         train_rows.extend(text_rows(&strip(train)));
         valid_rows.extend(text_rows(&strip(valid)));
+    }
+    for file in &cli.labelled {
+        let text = std::fs::read_to_string(file).unwrap_or_else(|e| panic!("{file}: {e}"));
+        let before = train_rows.len();
+        for (i, line) in text.lines().enumerate() {
+            match parse_obf_line(line) {
+                Ok(Some((at, Some((_, score))))) => {
+                    train_rows.push(row(at.pos, score as f32, false))
+                }
+                Ok(_) => {}
+                Err(e) => panic!("{file}:{}: {e}", i + 1),
+            }
+        }
+        eprintln!("{file}: {} labelled positions", train_rows.len() - before);
     }
     eprintln!(
         "{} training positions, {} validation positions; {:.1} s",

@@ -1,0 +1,93 @@
+//! Multi-ProbCut (Buro 1997): a selective cut for the midgame search.
+//!
+//! A `depth`-ply search value `v` is predicted by a `shallow`-ply one `s`
+//! as `v ≈ s`, with an error that is close to normal with a standard
+//! deviation `σ` that depends on the number of empties and on the two
+//! depths. Before searching a node in full, the search asks whether the
+//! shallow search already shows, with confidence `t` standard deviations,
+//! that the deep value would fall outside the window: if `s ≥ β + tσ` it
+//! returns `β` (fail high), if `s ≤ α - tσ` it returns `α` (fail low). Each
+//! test is a null-window shallow search, far cheaper than the full one.
+//!
+//! The shallow depth keeps the parity of the deep one (the evaluation of
+//! even and odd depths differs by a side-to-move bias, which would then
+//! enter `σ`). `σ` is a linear model in the empties and both depths, fitted
+//! by `othello-probcut` (tools crate) on positions of real games: it
+//! searches each to every depth up to 12 and fits the residuals of each
+//! (depth, shallow depth) pair; `weights/probcut.txt` holds those samples,
+//! so the fit can be rerun whenever the evaluation changes.
+//!
+//! The exact and win/loss/draw solvers never use it: their scores stay exact.
+
+use crate::eval::SCALE;
+
+/// The confidence `t` of each selectivity setting (`SELECTIVITY_PERCENT`
+/// gives the share of cuts a normal error would get right), loosest first;
+/// the last setting cuts nothing.
+pub const SELECTIVITY_T: [f32; 6] = [1.1, 1.5, 2.0, 2.6, 3.3, f32::INFINITY];
+/// The one-sided normal confidence of each setting, in percent.
+pub const SELECTIVITY_PERCENT: [u32; 6] = [73, 87, 95, 98, 99, 100];
+/// The setting with no selective cuts.
+pub const EXACT_SELECTIVITY: u32 = SELECTIVITY_T.len() as u32 - 1;
+
+/// The shallowest node where the cut is tried.
+pub const MIN_DEPTH: u32 = 3;
+
+/// The depth of the shallow search that predicts a `depth`-ply one: about
+/// half, with the same parity.
+#[inline]
+pub fn shallow_depth(depth: u32) -> u32 {
+    2 * (depth / 4) + (depth & 1)
+}
+
+/// The fitted model: `σ = C0 + C_EMPTIES * empties + C_DEPTH * depth +
+/// C_SHALLOW * shallow`, in discs (see the module comment for the fit).
+const C0: f32 = 5.165;
+const C_EMPTIES: f32 = -0.0691;
+const C_DEPTH: f32 = 0.3546;
+const C_SHALLOW: f32 = -0.6813;
+
+/// The predicted error of a `shallow`-ply search against a `depth`-ply one
+/// at `empties` empties, in centi-discs (at least one disc).
+#[inline]
+pub fn sigma(empties: u32, depth: u32, shallow: u32) -> f32 {
+    let s = C0 + C_EMPTIES * empties as f32 + C_DEPTH * depth as f32 + C_SHALLOW * shallow as f32;
+    s.max(1.0) * SCALE as f32
+}
+
+/// The cut margin `tσ` of a setting at a node, in centi-discs; `None` when
+/// the setting cuts nothing or the node is too shallow.
+#[inline]
+pub fn margin(t: f32, empties: u32, depth: u32) -> Option<i32> {
+    if depth < MIN_DEPTH || !t.is_finite() {
+        return None;
+    }
+    Some((t * sigma(empties, depth, shallow_depth(depth))) as i32)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shallow_depths_keep_parity_and_stay_below() {
+        for d in MIN_DEPTH..=60 {
+            let s = shallow_depth(d);
+            assert!(s >= 1 && s < d, "{d} -> {s}");
+            assert_eq!(s % 2, d % 2);
+        }
+    }
+
+    #[test]
+    fn margins_grow_with_confidence_and_vanish_at_the_last_setting() {
+        for e in [20, 40, 58] {
+            for d in MIN_DEPTH..=20 {
+                let m: Vec<Option<i32>> = SELECTIVITY_T.iter().map(|&t| margin(t, e, d)).collect();
+                assert!(m[..5].windows(2).all(|w| w[0] < w[1]), "{m:?}");
+                assert_eq!(m[5], None);
+                assert!(m[0].unwrap() >= SCALE);
+            }
+        }
+        assert_eq!(margin(1.1, 40, MIN_DEPTH - 1), None);
+    }
+}

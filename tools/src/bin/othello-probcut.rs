@@ -1,0 +1,242 @@
+//! Samples and fits the Multi-ProbCut error model of the midgame search.
+//!
+//! ```text
+//! othello-probcut sample --text ../shared/games/wthor.txt --every 10 --offset 5 \
+//!     --positions 600 --max-depth 11 [--seed 1] [--shard K/N] [--weights FILE] > samples.txt
+//! othello-probcut fit samples.txt
+//! ```
+//!
+//! `sample` takes one position per selected game (line numbers `i` with
+//! `i % every == offset`, a seeded number of empties in 14..=54), searches it
+//! with no selectivity to every depth up to `max-depth` and prints one line
+//! per position: its empties, then its value at depths 0 (the static
+//! evaluation) to `max-depth`, in centi-discs. Shards (`--shard K/N`: the
+//! K-th of every N selected games) concatenate into the same set.
+//!
+//! `fit` reads such lines and, for each depth `d` from the cut's minimum
+//! with its shallow depth `s` (`othello::search::probcut::shallow_depth`),
+//! measures the mean and standard deviation of `v_d - v_s` by empties
+//! (buckets of 10), then fits `σ = c0 + c1 * empties + c2 * d + c3 * s` by
+//! least squares over those buckets (weighted by their sample counts) and
+//! prints the constants for `src/search/probcut.rs`.
+
+use clap::{Parser, Subcommand};
+use othello::board::S8;
+use othello::engine::{Engine, Limits};
+use othello::eval::pattern::PatternWeights;
+use othello::eval::{Evaluate, Evaluator};
+use othello::rng::Rng;
+use othello::search::probcut::{shallow_depth, EXACT_SELECTIVITY, MIN_DEPTH};
+use othello_tools::games::read;
+use std::io::Write;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
+#[derive(Parser)]
+#[command(name = "othello-probcut")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Searches positions of real games to every depth and prints the values.
+    Sample {
+        /// A text game collection (../shared/games format).
+        #[arg(long, value_name = "FILE")]
+        text: String,
+        /// Take the games whose 0-based line number i has i % every == offset.
+        #[arg(long, default_value_t = 10)]
+        every: usize,
+        #[arg(long, default_value_t = 5)]
+        offset: usize,
+        /// Positions to sample (one per game).
+        #[arg(long, default_value_t = 600)]
+        positions: usize,
+        /// The deepest search.
+        #[arg(long, default_value_t = 11)]
+        max_depth: u32,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// This process's part: the K-th of every N selected games (1-based).
+        #[arg(long, value_name = "K/N", value_parser = parse_shard, default_value = "1/1")]
+        shard: (usize, usize),
+        /// A weights file; the library's built-in weights by default.
+        #[arg(long, value_name = "FILE")]
+        weights: Option<String>,
+    },
+    /// Fits the error model to sample lines and prints its constants.
+    Fit {
+        /// Files of `sample` output.
+        #[arg(required = true)]
+        files: Vec<String>,
+    },
+}
+
+fn parse_shard(s: &str) -> Result<(usize, usize), String> {
+    let (k, n) = s.split_once('/').ok_or("expected K/N")?;
+    let (k, n): (usize, usize) = (
+        k.parse().map_err(|e| format!("K: {e}"))?,
+        n.parse().map_err(|e| format!("N: {e}"))?,
+    );
+    if n == 0 || k == 0 || k > n {
+        return Err(format!("{s}: need 1 <= K <= N"));
+    }
+    Ok((k - 1, n))
+}
+
+fn main() {
+    match Cli::parse().command {
+        Command::Sample {
+            text,
+            every,
+            offset,
+            positions,
+            max_depth,
+            seed,
+            shard,
+            weights,
+        } => sample(
+            &text, every, offset, positions, max_depth, seed, shard, weights,
+        ),
+        Command::Fit { files } => fit(&files),
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn sample(
+    text: &str,
+    every: usize,
+    offset: usize,
+    positions: usize,
+    max_depth: u32,
+    seed: u64,
+    (k, n): (usize, usize),
+    weights: Option<String>,
+) {
+    let games = read(text, |i| i % every.max(1) == offset).unwrap_or_else(|e| panic!("{e}"));
+    let eval = match weights {
+        Some(f) => Evaluator::Pattern(Arc::new(
+            PatternWeights::load(f.as_ref()).unwrap_or_else(|e| panic!("{e}")),
+        )),
+        None => Evaluator::trained(),
+    };
+    let mut engine = Engine::new(64);
+    engine.set_evaluator(eval.clone());
+    let stop = AtomicBool::new(false);
+    let mut limits = Limits::explicit(max_depth.into(), 0, 0).expect("valid depth");
+    limits.selectivity = EXACT_SELECTIVITY;
+    let out = std::io::stdout();
+    let mut out = out.lock();
+    for (ordinal, (line, game)) in games.iter().enumerate().take(positions) {
+        // Every game draws its empties from its own stream, so shards agree.
+        let mut rng = Rng::new(seed ^ (*line as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15));
+        let target = 14 + rng.below(41) as u32;
+        if ordinal % n != k {
+            continue;
+        }
+        let Some(&(pos, _, _)) = game
+            .positions()
+            .iter()
+            .find(|(p, _, _)| p.empties().count() <= target)
+        else {
+            continue;
+        };
+        engine.clear();
+        let mut values = vec![Evaluate::<S8>::evaluate(&eval, pos.player, pos.opponent)];
+        engine
+            .search(pos, &limits, &stop, &mut |p| {
+                if !p.exact {
+                    values.push(p.score)
+                }
+            })
+            .expect("a position with moves");
+        let empties = pos.empties().count();
+        let values: Vec<String> = values.iter().map(|v| v.to_string()).collect();
+        writeln!(out, "{empties} {}", values.join(" ")).expect("stdout");
+    }
+}
+
+use othello::board::Bits;
+
+/// Per (depth, empties bucket): count, sum and sum of squares of the
+/// residuals `v_d - v_shallow(d)` in discs.
+type Moments = std::collections::BTreeMap<(u32, u32), (f64, f64, f64)>;
+
+fn fit(files: &[String]) {
+    let mut m = Moments::new();
+    for f in files {
+        let text = std::fs::read_to_string(f).unwrap_or_else(|e| panic!("{f}: {e}"));
+        for (i, line) in text.lines().enumerate() {
+            let nums: Vec<i32> = line
+                .split_whitespace()
+                .map(|x| x.parse().unwrap_or_else(|e| panic!("{f}:{}: {e}", i + 1)))
+                .collect();
+            let (empties, values) = (nums[0] as u32, &nums[1..]);
+            for d in MIN_DEPTH..values.len() as u32 {
+                let s = shallow_depth(d);
+                let r = (values[d as usize] - values[s as usize]) as f64 / 100.0;
+                let e = m.entry((d, empties / 10)).or_default();
+                e.0 += 1.0;
+                e.1 += r;
+                e.2 += r * r;
+            }
+        }
+    }
+    println!("depth shallow empties  count   mean  sigma");
+    // Least squares on (1, empties, d, s) -> sigma, weighted by count.
+    let mut ata = [[0f64; 4]; 4];
+    let mut atb = [0f64; 4];
+    for (&(d, bucket), &(c, sum, sq)) in &m {
+        let mean = sum / c;
+        let sigma = (sq / c - mean * mean).max(0.0).sqrt();
+        let s = shallow_depth(d);
+        let empties = bucket as f64 * 10.0 + 5.0;
+        println!(
+            "{d:>5} {s:>7} {:>3}-{:<3} {c:>6} {mean:>6.2} {sigma:>6.2}",
+            bucket * 10,
+            bucket * 10 + 9
+        );
+        if c < 20.0 {
+            continue;
+        }
+        let x = [1.0, empties, d as f64, s as f64];
+        for a in 0..4 {
+            atb[a] += c * x[a] * sigma;
+            for b in 0..4 {
+                ata[a][b] += c * x[a] * x[b];
+            }
+        }
+    }
+    let coef = solve4(ata, atb);
+    println!(
+        "const C0: f32 = {:.3};\nconst C_EMPTIES: f32 = {:.4};\nconst C_DEPTH: f32 = {:.4};\nconst C_SHALLOW: f32 = {:.4};",
+        coef[0], coef[1], coef[2], coef[3]
+    );
+}
+
+/// Solves the 4x4 system by Gaussian elimination with partial pivoting.
+fn solve4(mut a: [[f64; 4]; 4], mut b: [f64; 4]) -> [f64; 4] {
+    for col in 0..4 {
+        let pivot = (col..4)
+            .max_by(|&i, &j| a[i][col].abs().total_cmp(&a[j][col].abs()))
+            .expect("rows");
+        a.swap(col, pivot);
+        b.swap(col, pivot);
+        let pivot_row = a[col];
+        for row in col + 1..4 {
+            let f = a[row][col] / pivot_row[col];
+            for (x, p) in a[row].iter_mut().zip(pivot_row).skip(col) {
+                *x -= f * p;
+            }
+            b[row] -= f * b[col];
+        }
+    }
+    let mut x = [0f64; 4];
+    for row in (0..4).rev() {
+        let s: f64 = (row + 1..4).map(|k| a[row][k] * x[k]).sum();
+        x[row] = (b[row] - s) / a[row][row];
+    }
+    x
+}
