@@ -44,9 +44,9 @@ fn mobility_weights() -> PatternWeights {
     w
 }
 
-/// The move and score of a depth-4 search after f5 d6 c3, from a cleared
-/// table.
-unsafe fn search(e: *mut othello::ffi::engine::othello_engine) -> (i32, i32) {
+/// The move, score and principal variation of a depth-4 search after f5 d6
+/// c3, from a cleared table.
+unsafe fn search(e: *mut othello::ffi::engine::othello_engine) -> (i32, i32, Vec<i32>) {
     othello::ffi::engine::othello_engine_clear(e);
     let b = othello_board_new();
     for m in [37, 43, 18] {
@@ -74,7 +74,7 @@ unsafe fn search(e: *mut othello::ffi::engine::othello_engine) -> (i32, i32) {
         OTHELLO_STATUS_OK
     );
     othello_board_free(b);
-    (out.r#move, out.score)
+    (out.r#move, out.score, out.pv[..out.pv_len].to_vec())
 }
 
 #[test]

@@ -13,9 +13,12 @@
 //! even and odd depths differs by a side-to-move bias, which would then
 //! enter `σ`). `σ` is a linear model in the empties and both depths, fitted
 //! by `othello-probcut` (tools crate) on positions of real games: it
-//! searches each to every depth up to 12 and fits the residuals of each
-//! (depth, shallow depth) pair; `weights/probcut.txt` holds those samples,
-//! so the fit can be rerun whenever the evaluation changes.
+//! searches each to every depth up to 10 and fits the residuals of each
+//! (depth, shallow depth) pair; `weights/probcut-samples.txt` holds those
+//! samples (500 positions of WTHOR games, lines `i % 10 == 5`, with the
+//! built-in weights), so `othello-probcut fit weights/probcut-samples.txt`
+//! reproduces the constants below, and `othello-probcut sample` remakes the
+//! samples whenever the evaluation changes.
 //!
 //! The exact and win/loss/draw solvers never use it: their scores stay exact.
 
@@ -42,10 +45,10 @@ pub fn shallow_depth(depth: u32) -> u32 {
 
 /// The fitted model: `σ = C0 + C_EMPTIES * empties + C_DEPTH * depth +
 /// C_SHALLOW * shallow`, in discs (see the module comment for the fit).
-const C0: f32 = 5.165;
-const C_EMPTIES: f32 = -0.0691;
-const C_DEPTH: f32 = 0.3546;
-const C_SHALLOW: f32 = -0.6813;
+const C0: f32 = 4.773;
+const C_EMPTIES: f32 = -0.0540;
+const C_DEPTH: f32 = 0.3062;
+const C_SHALLOW: f32 = -0.6042;
 
 /// The predicted error of a `shallow`-ply search against a `depth`-ply one
 /// at `empties` empties, in centi-discs (at least one disc).

@@ -22,7 +22,7 @@
 
 use clap::Parser;
 use othello::board::{Bits, S8};
-use othello::engine::{Engine, Limits};
+use othello::engine::{Engine, Limits, Strategy};
 use othello::eval::pattern::PatternWeights;
 use othello::eval::Evaluator;
 use othello::notation::parse_transcript;
@@ -79,6 +79,10 @@ struct Cli {
     /// Selectivity of B (0..5, 5 = none); the level's by default.
     #[arg(long, value_name = "S")]
     b_selectivity: Option<u32>,
+    /// B plays the 1986 program's strategy with this lookahead (0..9)
+    /// instead of the engine.
+    #[arg(long, value_name = "N")]
+    b_classic: Option<u32>,
     /// Openings file: one opening per line (as ../shared/games/xot.txt).
     #[arg(long, value_name = "FILE")]
     xot: Option<String>,
@@ -224,7 +228,10 @@ fn main() {
         selectivity: s.unwrap_or(limits.selectivity),
         ..limits
     };
-    let (a_limits, b_limits) = (with(cli.a_selectivity), with(cli.b_selectivity));
+    let (a_limits, mut b_limits) = (with(cli.a_selectivity), with(cli.b_selectivity));
+    if let Some(n) = cli.b_classic {
+        b_limits.strategy = Strategy::Classic(n);
+    }
     for l in [&a_limits, &b_limits] {
         l.validate().unwrap_or_else(|e| panic!("{e}"));
     }
@@ -282,7 +289,10 @@ fn main() {
          B {tb:.1} s; {:.0} s",
         name(&a_eval),
         a_limits.selectivity,
-        name(&b_eval),
+        match cli.b_classic {
+            Some(n) => format!("classic {n}"),
+            None => name(&b_eval).to_string(),
+        },
         b_limits.selectivity,
         if cli.time_ms > 0 {
             format!(", {} ms a move", cli.time_ms)

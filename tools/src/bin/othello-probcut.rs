@@ -2,7 +2,7 @@
 //!
 //! ```text
 //! othello-probcut sample --text ../shared/games/wthor.txt --every 10 --offset 5 \
-//!     --positions 600 --max-depth 11 [--seed 1] [--shard K/N] [--weights FILE] > samples.txt
+//!     --positions 500 --max-depth 10 [--seed 1] [--shard K/N] [--weights FILE] > samples.txt
 //! othello-probcut fit samples.txt
 //! ```
 //!
@@ -52,10 +52,10 @@ enum Command {
         #[arg(long, default_value_t = 5)]
         offset: usize,
         /// Positions to sample (one per game).
-        #[arg(long, default_value_t = 600)]
+        #[arg(long, default_value_t = 500)]
         positions: usize,
         /// The deepest search.
-        #[arg(long, default_value_t = 11)]
+        #[arg(long, default_value_t = 10)]
         max_depth: u32,
         #[arg(long, default_value_t = 1)]
         seed: u64,

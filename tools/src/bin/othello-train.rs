@@ -73,6 +73,10 @@ struct Cli {
     /// Threads (stages are fitted in parallel); all cores by default.
     #[arg(long, value_name = "N", default_value_t = all_cores())]
     threads: usize,
+    /// Keep only positions with LO..=HI empties (quick experiments on some
+    /// stages; the other stages are left at zero).
+    #[arg(long, value_name = "LO..=HI", value_parser = parse_range)]
+    empties: Option<(u8, u8)>,
     /// Use only the first N games of the files; all by default.
     #[arg(long, value_name = "N")]
     max_games: Option<usize>,
@@ -80,6 +84,12 @@ struct Cli {
 
 fn all_cores() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+fn parse_range(s: &str) -> Result<(u8, u8), String> {
+    let (lo, hi) = s.split_once("..=").ok_or("expected LO..=HI")?;
+    let num = |t: &str| t.trim().parse::<u8>().map_err(|e| e.to_string());
+    Ok((num(lo)?, num(hi)?))
 }
 
 fn at_least_two(s: &str) -> Result<usize, String> {
@@ -146,6 +156,10 @@ fn main() {
             }
         }
         eprintln!("{file}: {} labelled positions", train_rows.len() - before);
+    }
+    if let Some((lo, hi)) = cli.empties {
+        train_rows.retain(|r| (lo..=hi).contains(&r.empties));
+        valid_rows.retain(|r| (lo..=hi).contains(&r.empties));
     }
     eprintln!(
         "{} training positions, {} validation positions; {:.1} s",
