@@ -55,7 +55,7 @@ pub const EMPTIES: RangeInclusive<u32> = 0..=60;
 /// Selectivity settings (see [`probcut`]).
 pub const SELECTIVITIES: RangeInclusive<u32> = 0..=EXACT_SELECTIVITY;
 /// The selectivity of the levels' midgame searches.
-pub const LEVEL_SELECTIVITY: u32 = 3;
+pub const LEVEL_SELECTIVITY: u32 = 4;
 /// Randomness, in discs.
 pub const RANDOMNESS: RangeInclusive<u32> = 0..=64;
 /// The lookahead of the classic strategy (the original's skill levels).
