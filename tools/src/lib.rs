@@ -9,6 +9,7 @@
 //! file format and the pattern features are the library's
 //! (`othello::eval::pattern`).
 
+pub mod args;
 pub mod datagen;
 pub mod games;
 pub mod label;

@@ -23,15 +23,15 @@
 use clap::Parser;
 use othello::board::{Bits, S8};
 use othello::engine::{Engine, Limits, Strategy};
-use othello::eval::pattern::PatternWeights;
 use othello::eval::Evaluator;
 use othello::notation::parse_transcript;
 use othello::rng::Rng;
+use othello_tools::args::evaluator;
 
 type Position = othello::Position<S8>;
 use std::collections::HashSet;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Mutex;
 
 /// A match between two evaluations at equal fixed search depth: A is the
 /// trained pattern evaluation (--weights FILE, else the weights built into
@@ -86,18 +86,6 @@ struct Cli {
     /// Openings file: one opening per line (as ../shared/games/xot.txt).
     #[arg(long, value_name = "FILE")]
     xot: Option<String>,
-}
-
-fn load(path: &str) -> Evaluator {
-    if path == "builtin" {
-        return Evaluator::trained();
-    }
-    if path == "v1" {
-        return Evaluator::V1;
-    }
-    Evaluator::Pattern(Arc::new(
-        PatternWeights::load(std::path::Path::new(path)).unwrap_or_else(|e| panic!("{e}")),
-    ))
 }
 
 /// Balanced openings: random sequences a 6-ply v1 search finds even.
@@ -207,8 +195,11 @@ fn main() {
         cli.seed,
         cli.threads,
     );
-    let a_eval = cli.weights.as_deref().map_or_else(Evaluator::trained, load);
-    let b_eval = cli.b_weights.as_deref().map_or(Evaluator::V1, load);
+    let a_eval = cli
+        .weights
+        .as_deref()
+        .map_or_else(Evaluator::trained, evaluator);
+    let b_eval = cli.b_weights.as_deref().map_or(Evaluator::V1, evaluator);
     let pairs = games.div_ceil(2);
     let start = std::time::Instant::now();
     let list = match &cli.xot {

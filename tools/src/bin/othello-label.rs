@@ -28,8 +28,7 @@
 
 use clap::{Parser, ValueEnum};
 use othello::engine::{Engine, Limits};
-use othello::eval::pattern::PatternWeights;
-use othello::eval::Evaluator;
+use othello_tools::args::{evaluator, parse_shard};
 use othello_tools::label::{obf_line, plan, source_tag, PerGame, Selection};
 use std::collections::HashSet;
 use std::io::Write;
@@ -143,16 +142,6 @@ fn parse_per_game(s: &str) -> Result<PerGame, String> {
     }
 }
 
-fn parse_shard(s: &str) -> Result<(usize, usize), String> {
-    let (k, n) = s.split_once('/').ok_or("K/N, as 2/4")?;
-    let k: usize = k.parse().map_err(|_| "K/N, as 2/4")?;
-    let n: usize = n.parse().map_err(|_| "K/N, as 2/4")?;
-    if k < 1 || k > n {
-        return Err(format!("{k}/{n}: K must be within 1..={n}"));
-    }
-    Ok((k, n))
-}
-
 /// The header: the arguments as `%` lines shorter than 66 characters.
 fn header() -> Vec<String> {
     let mut lines = vec!["% othello-label".to_string()];
@@ -242,8 +231,7 @@ fn main() {
     search.selectivity = c.selectivity;
     search.validate().unwrap_or_else(|e| panic!("{e}"));
     if let Some(w) = &c.weights {
-        let w = PatternWeights::load(w.as_ref()).unwrap_or_else(|e| panic!("{e}"));
-        engine.set_evaluator(Evaluator::Pattern(std::sync::Arc::new(w)));
+        engine.set_evaluator(evaluator(w));
     }
     let stop = AtomicBool::new(false);
     let start = Instant::now();

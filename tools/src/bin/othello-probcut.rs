@@ -21,16 +21,15 @@
 //! prints the constants for `src/search/probcut.rs`.
 
 use clap::{Parser, Subcommand};
-use othello::board::S8;
+use othello::board::{Bits, S8};
 use othello::engine::{Engine, Limits};
-use othello::eval::pattern::PatternWeights;
-use othello::eval::{Evaluate, Evaluator};
+use othello::eval::Evaluate;
 use othello::rng::Rng;
 use othello::search::probcut::{shallow_depth, EXACT_SELECTIVITY, MIN_DEPTH};
+use othello_tools::args::{evaluator, parse_shard};
 use othello_tools::games::read;
 use std::io::Write;
 use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
 
 #[derive(Parser)]
 #[command(name = "othello-probcut")]
@@ -74,18 +73,6 @@ enum Command {
     },
 }
 
-fn parse_shard(s: &str) -> Result<(usize, usize), String> {
-    let (k, n) = s.split_once('/').ok_or("expected K/N")?;
-    let (k, n): (usize, usize) = (
-        k.parse().map_err(|e| format!("K: {e}"))?,
-        n.parse().map_err(|e| format!("N: {e}"))?,
-    );
-    if n == 0 || k == 0 || k > n {
-        return Err(format!("{s}: need 1 <= K <= N"));
-    }
-    Ok((k - 1, n))
-}
-
 fn main() {
     match Cli::parse().command {
         Command::Sample {
@@ -116,12 +103,7 @@ fn sample(
     weights: Option<String>,
 ) {
     let games = read(text, |i| i % every.max(1) == offset).unwrap_or_else(|e| panic!("{e}"));
-    let eval = match weights {
-        Some(f) => Evaluator::Pattern(Arc::new(
-            PatternWeights::load(f.as_ref()).unwrap_or_else(|e| panic!("{e}")),
-        )),
-        None => Evaluator::trained(),
-    };
+    let eval = evaluator(weights.as_deref().unwrap_or("builtin"));
     let mut engine = Engine::new(64);
     engine.set_evaluator(eval.clone());
     let stop = AtomicBool::new(false);
@@ -133,7 +115,7 @@ fn sample(
         // Every game draws its empties from its own stream, so shards agree.
         let mut rng = Rng::new(seed ^ (*line as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15));
         let target = 14 + rng.below(41) as u32;
-        if ordinal % n != k {
+        if ordinal % n != k - 1 {
             continue;
         }
         let Some(&(pos, _, _)) = game
@@ -157,8 +139,6 @@ fn sample(
         writeln!(out, "{empties} {}", values.join(" ")).expect("stdout");
     }
 }
-
-use othello::board::Bits;
 
 /// Per (depth, empties bucket): count, sum and sum of squares of the
 /// residuals `v_d - v_shallow(d)` in discs.
