@@ -47,9 +47,9 @@
 #include <stdint.h>
 
 #define OTHELLO_VERSION_MAJOR 0
-#define OTHELLO_VERSION_MINOR 1
+#define OTHELLO_VERSION_MINOR 2
 #define OTHELLO_VERSION_PATCH 0
-#define OTHELLO_VERSION_STRING "0.1.0"
+#define OTHELLO_VERSION_STRING "0.2.0"
 
 /**
  * The smallest board side: othello_board_new_sized(OTHELLO_SIZE_MIN) is 4x4.
@@ -183,6 +183,36 @@ typedef int32_t othello_color;
 #endif // __cplusplus
 
 /**
+ * Which opening book an engine plays from. A 32-bit integer in C.
+ */
+enum othello_book
+#if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+  : int32_t
+#endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+ {
+  /**
+   * No book: every move is searched.
+   */
+  OTHELLO_BOOK_NONE = 0,
+  /**
+   * The book built into the library (every new engine has it).
+   */
+  OTHELLO_BOOK_BUILTIN = 1,
+  /**
+   * A book loaded with othello_engine_load_book() or
+   * othello_engine_load_book_buffer().
+   */
+  OTHELLO_BOOK_LOADED = 2,
+};
+#ifndef __cplusplus
+#if __STDC_VERSION__ >= 202311L
+typedef enum othello_book othello_book;
+#else
+typedef int32_t othello_book;
+#endif // __STDC_VERSION__ >= 202311L
+#endif // __cplusplus
+
+/**
  * The evaluation at the leaves of an engine's midgame search. A 32-bit
  * integer in C. Levels keep their meaning whichever is chosen.
  */
@@ -272,6 +302,18 @@ typedef struct othello_board othello_board;
  * search in parallel freely.
  */
 typedef struct othello_engine othello_engine;
+
+/**
+ * One move and its score, as othello_engine_analyze() reports them.
+ */
+typedef struct othello_move_score {
+  int move;
+  /**
+   * Discs from the side to move's view, as in othello_search_result.
+   */
+  int score;
+  bool exact;
+} othello_move_score;
 
 /**
  * Reported to the progress callback after each completed iteration.
@@ -385,6 +427,14 @@ typedef struct othello_search_limits {
    * table), or 5 with `level` -1. Solving is never selective.
    */
   int selectivity;
+  /**
+   * Play from the engine's opening book (8x8; see othello_engine_set_book)
+   * when the position is in it, without searching: a book move within
+   * `randomness` discs of the book's best, chosen with `seed`. 1 = yes,
+   * 0 = no, -1 (the default) = the level's setting: yes from level 1 up,
+   * no at level 0 and with `level` -1. Other strategies ignore it.
+   */
+  int book;
 } othello_search_limits;
 
 /**
@@ -428,19 +478,13 @@ typedef struct othello_search_result {
    */
   int pv[OTHELLO_PV_MAX];
   size_t pv_len;
-} othello_search_result;
-
-/**
- * One move and its score, as othello_engine_analyze() reports them.
- */
-typedef struct othello_move_score {
-  int move;
   /**
-   * Discs from the side to move's view, as in othello_search_result.
+   * True when `move` came from the opening book: `score` is the book's
+   * value, `depth` and `nodes` are 0 and `pv` follows the book's best
+   * moves.
    */
-  int score;
-  bool exact;
-} othello_move_score;
+  bool from_book;
+} othello_search_result;
 
 #ifdef __cplusplus
 extern "C" {
@@ -717,6 +761,55 @@ othello_status othello_square_parse_sized(int size, const char *text, int *squar
  * for a bad size, INVALID_SQUARE outside 0 .. size * size - 1.
  */
 othello_status othello_square_name_sized(int size, int square, char *buf, size_t len);
+
+/**
+ * Chooses the book of `e`'s later searches: OTHELLO_BOOK_NONE or
+ * OTHELLO_BOOK_BUILTIN (dropping a book loaded earlier). A new engine has
+ * the built-in book. Searches use it only on 8x8 boards and when their
+ * limits ask for it (`book` in othello_search_limits: levels 1 and up by
+ * default). INVALID_ARGUMENT for another value (OTHELLO_BOOK_LOADED
+ * included: load a book instead); BUSY during a search.
+ */
+othello_status othello_engine_set_book(struct othello_engine *e, othello_book book);
+
+/**
+ * The book `e` plays from; OTHELLO_BOOK_NONE for NULL or while a search
+ * runs on `e` (the last error says BUSY).
+ */
+othello_book othello_engine_get_book(const struct othello_engine *e);
+
+/**
+ * Loads an opening book file (the format in README, written by
+ * `othello-book merge`) from `path` for `e`'s later searches. A file that
+ * cannot be read is INVALID_ARGUMENT, as is a corrupt, truncated or
+ * foreign one (the last error says what is wrong); on failure the engine
+ * keeps its book.
+ */
+othello_status othello_engine_load_book(struct othello_engine *e, const char *path);
+
+/**
+ * As othello_engine_load_book(), from the `len` bytes at `data` (the
+ * content of a book file). The bytes are copied; `data` may be freed
+ * after the call.
+ */
+othello_status othello_engine_load_book_buffer(struct othello_engine *e,
+                                               const uint8_t *data,
+                                               size_t len);
+
+/**
+ * The moves `e`'s book knows in the position of `b`, best first, with
+ * their values in discs from the side to move's view (`exact` false),
+ * into `(out, cap)`; `*n` (may be NULL) gets their number: 0 when the
+ * position is not in the book, the engine has none, or the board is not
+ * 8x8. `out` may be NULL with `cap` 0 to ask only for the number;
+ * BUFFER_TOO_SMALL (number needed in `*n`) when `cap` is short. BUSY
+ * during a search on `e`.
+ */
+othello_status othello_engine_book_moves(const struct othello_engine *e,
+                                         const struct othello_board *b,
+                                         struct othello_move_score *out,
+                                         size_t cap,
+                                         size_t *n);
 
 /**
  * A new engine with a transposition table of `hash_mb` MiB (0 = the default,

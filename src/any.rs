@@ -53,6 +53,8 @@ pub trait AnyGame: Send + Sync + std::fmt::Debug {
         stop: &AtomicBool,
         progress: &mut dyn FnMut(&Progress),
     ) -> Result<SearchResult, Error>;
+    /// The moves `engine`'s opening book knows here, best first.
+    fn book_moves(&self, engine: &Engine) -> Vec<crate::book::BookMove>;
     /// Every legal move scored, best first.
     fn analyze(
         &self,
@@ -148,6 +150,9 @@ impl<G: Geometry> AnyGame for Game<G> {
         progress: &mut dyn FnMut(&Progress),
     ) -> Result<SearchResult, Error> {
         engine.search(self.position(), limits, stop, progress)
+    }
+    fn book_moves(&self, engine: &Engine) -> Vec<crate::book::BookMove> {
+        engine.book_moves(self.position())
     }
     fn analyze(
         &self,

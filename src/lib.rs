@@ -31,6 +31,7 @@
 
 pub mod any;
 pub mod board;
+pub mod book;
 pub mod classic;
 pub mod color;
 pub mod error;

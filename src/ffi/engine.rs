@@ -107,6 +107,12 @@ pub struct othello_search_limits {
     /// the depth); -1 (the default): the level's setting (README's level
     /// table), or 5 with `level` -1. Solving is never selective.
     pub selectivity: c_int,
+    /// Play from the engine's opening book (8x8; see othello_engine_set_book)
+    /// when the position is in it, without searching: a book move within
+    /// `randomness` discs of the book's best, chosen with `seed`. 1 = yes,
+    /// 0 = no, -1 (the default) = the level's setting: yes from level 1 up,
+    /// no at level 0 and with `level` -1. Other strategies ignore it.
+    pub book: c_int,
 }
 
 /// The outcome of a search.
@@ -135,6 +141,10 @@ pub struct othello_search_result {
     /// The principal variation, `pv_len` squares, starting with `move`.
     pub pv: [c_int; OTHELLO_PV_MAX],
     pub pv_len: usize,
+    /// True when `move` came from the opening book: `score` is the book's
+    /// value, `depth` and `nodes` are 0 and `pv` follows the book's best
+    /// moves.
+    pub from_book: bool,
 }
 
 /// One move and its score, as othello_engine_analyze() reports them.
@@ -316,6 +326,7 @@ fn default_limits() -> othello_search_limits {
         progress: None,
         userdata: std::ptr::null_mut(),
         selectivity: -1,
+        book: -1,
     }
 }
 
@@ -340,11 +351,11 @@ fn ends_on_a_field(size: usize) -> bool {
         (offset_of!(L, progress), size_of::<othello_progress_fn>()),
         (offset_of!(L, userdata), size_of::<*mut c_void>()),
         (offset_of!(L, selectivity), size_of::<c_int>()),
+        (offset_of!(L, book), size_of::<c_int>()),
     ];
     // A field added to the struct must be added to the list above.
     const _: () = assert!(
-        size_of::<L>() - (offset_of!(L, selectivity) + size_of::<c_int>())
-            < std::mem::align_of::<L>(),
+        size_of::<L>() - (offset_of!(L, book) + size_of::<c_int>()) < std::mem::align_of::<L>(),
         "ends_on_a_field() must list every field of othello_search_limits"
     );
     fields
@@ -449,6 +460,17 @@ fn convert_limits(l: &othello_search_limits) -> Result<Limits, Failure> {
             )
         })?;
     }
+    limits.book = match l.book {
+        -1 => limits.book,
+        0 => false,
+        1 => true,
+        b => {
+            return Err(Failure::new(
+                OTHELLO_STATUS_INVALID_ARGUMENT,
+                format!("limits.book {b} is not 0, 1 or -1 (the level's)"),
+            ))
+        }
+    };
     Ok(limits)
 }
 
@@ -465,6 +487,7 @@ fn fill_result(r: &SearchResult, out: &mut othello_search_result) {
     out.nodes = r.nodes;
     out.elapsed_ms = r.elapsed.as_millis() as u64;
     out.stopped = r.stopped;
+    out.from_book = r.from_book;
     out.pv = [0; OTHELLO_PV_MAX];
     out.pv_len = r.pv.len().min(OTHELLO_PV_MAX);
     for (slot, &sq) in out.pv.iter_mut().zip(&r.pv) {

@@ -11,6 +11,7 @@
 #![allow(clippy::missing_safety_doc)]
 
 pub mod board;
+pub mod book;
 pub mod engine;
 pub mod evaluation;
 

@@ -19,12 +19,14 @@ use super::table::{key, Table, NO_MOVE};
 use super::{Abort, Budget};
 use crate::board::position::distinct_moves;
 use crate::board::{Bits, Geometry, Position};
+use crate::book::Book;
 use crate::classic;
 use crate::error::Error;
 use crate::eval::{Evaluate, Evaluator, SCALE};
 use crate::rng::Rng;
 use std::ops::RangeInclusive;
 use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// The highest level.
@@ -58,6 +60,8 @@ pub const SELECTIVITIES: RangeInclusive<u32> = 0..=EXACT_SELECTIVITY;
 pub const LEVEL_SELECTIVITY: u32 = 4;
 /// Randomness, in discs.
 pub const RANDOMNESS: RangeInclusive<u32> = 0..=64;
+/// The lowest level that plays from the opening book.
+pub const BOOK_MIN_LEVEL: u32 = 1;
 /// The lookahead of the classic strategy (the original's skill levels).
 pub const CLASSIC_DEPTHS: RangeInclusive<u32> = 0..=9;
 
@@ -103,6 +107,11 @@ pub struct Limits {
     /// [`EXACT_SELECTIVITY`] (100%: none; the search is exact to its depth).
     /// Solving is never selective.
     pub selectivity: u32,
+    /// Engine strategy on 8x8: play from the engine's opening book when the
+    /// position is in it (a move within `randomness` discs of the book's
+    /// best, chosen with `seed`), without searching. Levels from
+    /// [`BOOK_MIN_LEVEL`] set it; explicit limits do not.
+    pub book: bool,
 }
 
 impl Limits {
@@ -125,6 +134,7 @@ impl Limits {
             randomness: 0,
             seed: 0,
             selectivity: LEVEL_SELECTIVITY,
+            book: level >= BOOK_MIN_LEVEL,
         })
     }
 
@@ -136,6 +146,7 @@ impl Limits {
         limits.exact_empties = in_range("limits.exact_empties", exact_empties, EMPTIES)?;
         limits.wld_empties = in_range("limits.wld_empties", wld_empties, EMPTIES)?;
         limits.selectivity = EXACT_SELECTIVITY;
+        limits.book = false;
         Ok(limits)
     }
 
@@ -180,6 +191,9 @@ pub struct SearchResult {
     pub elapsed: Duration,
     pub stopped: bool,
     pub pv: Vec<u32>,
+    /// The move came from the opening book (`score` is the book's value,
+    /// `depth` and `nodes` 0, `pv` the book's line).
+    pub from_book: bool,
 }
 
 /// One legal move with its score, as `analyze` reports it.
@@ -200,6 +214,8 @@ pub struct Engine {
     size: u32,
     /// Multi-ProbCut's confidence in the current search (see `probcut`).
     cut: f32,
+    /// The opening book of 8x8 searches whose limits ask for it.
+    book: Option<Arc<Book>>,
 }
 
 /// The default table size in MiB.
@@ -224,7 +240,27 @@ impl Engine {
             eval: Evaluator::default(),
             size: 0,
             cut: f32::INFINITY,
+            book: Some(Book::builtin()),
         })
+    }
+
+    /// The opening book (the built-in one unless changed), if any.
+    pub fn book(&self) -> Option<&Arc<Book>> {
+        self.book.as_ref()
+    }
+
+    /// The moves the opening book knows in `pos`, best first (none on other
+    /// sizes than 8x8, or without a book).
+    pub fn book_moves<G: Geometry>(&self, pos: Position<G>) -> Vec<crate::book::BookMove> {
+        match &self.book {
+            Some(book) if G::N == 8 => book.moves(to_u64(pos.player), to_u64(pos.opponent)),
+            _ => Vec::new(),
+        }
+    }
+
+    /// Chooses the opening book (None: play without one).
+    pub fn set_book(&mut self, book: Option<Arc<Book>>) {
+        self.book = book;
     }
 
     /// The evaluation this engine's searches use.
@@ -265,7 +301,24 @@ impl Engine {
         stop: &AtomicBool,
         progress: &mut dyn FnMut(&Progress),
     ) -> Result<SearchResult, Error> {
+        self.search_among(pos, pos.legal_moves(), limits, stop, progress)
+    }
+
+    /// As [`Engine::search`], choosing among the legal moves of `pos` that
+    /// are in `moves` only (InvalidArgument when there is none; the book is
+    /// not used). The opening book's builder searches the moves it does not
+    /// know yet with it.
+    pub fn search_among<G: Geometry>(
+        &mut self,
+        pos: Position<G>,
+        moves: G::B,
+        limits: &Limits,
+        stop: &AtomicBool,
+        progress: &mut dyn FnMut(&Progress),
+    ) -> Result<SearchResult, Error> {
         limits.validate()?;
+        let restricted = moves != pos.legal_moves();
+        let moves = moves & pos.legal_moves();
         let start = Instant::now();
         if pos.is_game_over() {
             return Err(Error::GameOver);
@@ -277,7 +330,18 @@ impl Engine {
             result.elapsed = start.elapsed();
             return Ok(result);
         }
+        if moves.is_zero() {
+            return Err(Error::InvalidArgument(
+                "no legal move among the moves to search".into(),
+            ));
+        }
         let mut rng = Rng::new(limits.seed);
+        if limits.strategy == Strategy::Engine && limits.book && !restricted {
+            if let Some(mut r) = self.book_move(pos, limits.randomness, &mut rng) {
+                r.elapsed = start.elapsed();
+                return Ok(r);
+            }
+        }
         let classic_strategy = match limits.strategy {
             Strategy::Engine => None,
             Strategy::Random => {
@@ -312,16 +376,55 @@ impl Engine {
         self.prepare::<G>();
         self.cut = probcut::SELECTIVITY_T[limits.selectivity as usize];
         let mut budget = budget(stop, limits, start);
-        let mut result = self.run(pos, limits, &mut budget, start, progress, &mut rng);
+        let mut result = self.run(pos, moves, limits, &mut budget, start, progress, &mut rng);
         result.nodes = budget.nodes;
         result.stopped = budget.stopped;
         result.elapsed = start.elapsed();
         Ok(result)
     }
 
+    /// A move of the opening book for `pos` (8x8 only): uniformly among
+    /// the book's moves within `randomness` discs of its best.
+    fn book_move<G: Geometry>(
+        &self,
+        pos: Position<G>,
+        randomness: u32,
+        rng: &mut Rng,
+    ) -> Option<SearchResult> {
+        let moves = self.book_moves(pos);
+        let top = moves.first()?.value;
+        let near: Vec<_> = moves
+            .iter()
+            .filter(|m| m.value >= top - randomness as i32)
+            .collect();
+        let chosen = near[if near.len() > 1 {
+            rng.below(near.len())
+        } else {
+            0
+        }];
+        let mut pv = vec![chosen.square];
+        let mut line = pos.play(chosen.square)?;
+        while pv.len() < 64 {
+            let Some(&next) = self.book_moves(line).first() else {
+                break;
+            };
+            pv.push(next.square);
+            line = line.play(next.square)?;
+        }
+        Some(SearchResult {
+            best: Some(chosen.square),
+            score: chosen.value * SCALE,
+            pv,
+            from_book: true,
+            ..SearchResult::default()
+        })
+    }
+
+    #[allow(clippy::too_many_arguments)]
     fn run<G: Geometry>(
         &mut self,
         pos: Position<G>,
+        moves: G::B,
         limits: &Limits,
         budget: &mut Budget,
         start: Instant,
@@ -334,9 +437,9 @@ impl Engine {
         // are worth the same: without randomness, search the first of them
         // only (the start has four such moves).
         let moves = if limits.randomness == 0 {
-            distinct_moves::<G>(pos.player, pos.opponent, pos.legal_moves())
+            distinct_moves::<G>(pos.player, pos.opponent, moves)
         } else {
-            pos.legal_moves()
+            moves
         };
         let mut root: Vec<(u32, i32)> = moves.squares().map(|s| (s, 0)).collect();
         let mut result = SearchResult {
@@ -635,6 +738,11 @@ impl Engine {
         out.sort_by_key(|m| std::cmp::Reverse(m.score));
         Ok(out)
     }
+}
+
+/// The squares of an 8x8 bit set as a `u64` (bit `row * 8 + col`).
+fn to_u64<B: crate::board::Bits>(bits: B) -> u64 {
+    bits.squares().fold(0, |acc, sq| acc | 1u64 << sq)
 }
 
 fn budget<'a>(stop: &'a AtomicBool, limits: &Limits, start: Instant) -> Budget<'a> {

@@ -3,6 +3,7 @@
 //! does not build them.
 //!
 //! [`datagen`] plays and stores the self-play games (`othello-datagen`),
+//! [`book`] builds the opening book (`othello-book`),
 //! [`games`] reads the text game collections,
 //! [`training`] fits the pattern weights to them (`othello-train`);
 //! `othello-evalmatch` plays two evaluations against each other. The weights
@@ -10,6 +11,7 @@
 //! (`othello::eval::pattern`).
 
 pub mod args;
+pub mod book;
 pub mod datagen;
 pub mod games;
 pub mod label;

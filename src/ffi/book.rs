@@ -1,0 +1,156 @@
+//! C functions over an engine's opening book: the built-in book, one loaded
+//! from a file or a buffer, or none; and the book's moves in a position.
+
+use super::board::{board_ref, othello_board};
+use super::engine::{engine_ref, othello_engine, othello_move_score, Claim};
+use super::{boundary, boundary_status, othello_status, write_list, Failure};
+use crate::book::Book;
+use othello_status::*;
+use std::ffi::{c_char, c_int, CStr};
+use std::sync::Arc;
+
+/// Which opening book an engine plays from. A 32-bit integer in C.
+#[repr(i32)]
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum othello_book {
+    /// No book: every move is searched.
+    OTHELLO_BOOK_NONE = 0,
+    /// The book built into the library (every new engine has it).
+    OTHELLO_BOOK_BUILTIN = 1,
+    /// A book loaded with othello_engine_load_book() or
+    /// othello_engine_load_book_buffer().
+    OTHELLO_BOOK_LOADED = 2,
+}
+
+/// A book choice as passed in from C; checked before use. Spelled
+/// `othello_book` in the header.
+pub type othello_book_arg = i32;
+
+fn set(e: *mut othello_engine, book: Option<Arc<Book>>) -> Result<(), Failure> {
+    // SAFETY: the caller passes an engine from othello_engine_new or NULL.
+    let claim = Claim::take(unsafe { engine_ref(e) }?)?;
+    claim.engine().set_book(book);
+    Ok(())
+}
+
+/// Chooses the book of `e`'s later searches: OTHELLO_BOOK_NONE or
+/// OTHELLO_BOOK_BUILTIN (dropping a book loaded earlier). A new engine has
+/// the built-in book. Searches use it only on 8x8 boards and when their
+/// limits ask for it (`book` in othello_search_limits: levels 1 and up by
+/// default). INVALID_ARGUMENT for another value (OTHELLO_BOOK_LOADED
+/// included: load a book instead); BUSY during a search.
+#[no_mangle]
+pub unsafe extern "C" fn othello_engine_set_book(
+    e: *mut othello_engine,
+    book: othello_book_arg,
+) -> othello_status {
+    boundary_status(|| {
+        let book = match book {
+            0 => None,
+            1 => Some(Book::builtin()),
+            v => {
+                return Err(Failure::new(
+                    OTHELLO_STATUS_INVALID_ARGUMENT,
+                    format!(
+                        "book {v} is not OTHELLO_BOOK_NONE or OTHELLO_BOOK_BUILTIN (load a book file instead)"
+                    ),
+                ))
+            }
+        };
+        set(e, book)
+    })
+}
+
+/// The book `e` plays from; OTHELLO_BOOK_NONE for NULL or while a search
+/// runs on `e` (the last error says BUSY).
+#[no_mangle]
+pub unsafe extern "C" fn othello_engine_get_book(e: *const othello_engine) -> othello_book {
+    boundary(othello_book::OTHELLO_BOOK_NONE, || {
+        let claim = Claim::take(engine_ref(e)?)?;
+        Ok(match claim.engine().book() {
+            None => othello_book::OTHELLO_BOOK_NONE,
+            Some(b) if Arc::ptr_eq(b, &Book::builtin()) => othello_book::OTHELLO_BOOK_BUILTIN,
+            Some(_) => othello_book::OTHELLO_BOOK_LOADED,
+        })
+    })
+}
+
+/// Loads an opening book file (the format in README, written by
+/// `othello-book merge`) from `path` for `e`'s later searches. A file that
+/// cannot be read is INVALID_ARGUMENT, as is a corrupt, truncated or
+/// foreign one (the last error says what is wrong); on failure the engine
+/// keeps its book.
+#[no_mangle]
+pub unsafe extern "C" fn othello_engine_load_book(
+    e: *mut othello_engine,
+    path: *const c_char,
+) -> othello_status {
+    boundary_status(|| {
+        engine_ref(e)?;
+        if path.is_null() {
+            return Err(Failure::null("path"));
+        }
+        let path = CStr::from_ptr(path).to_str().map_err(|_| {
+            Failure::new(OTHELLO_STATUS_INVALID_ARGUMENT, "path is not valid UTF-8")
+        })?;
+        let bytes = std::fs::read(path).map_err(|err| {
+            Failure::new(
+                OTHELLO_STATUS_INVALID_ARGUMENT,
+                format!("cannot read the book {path}: {err}"),
+            )
+        })?;
+        let book = Book::from_bytes(&bytes)?;
+        set(e, Some(Arc::new(book)))
+    })
+}
+
+/// As othello_engine_load_book(), from the `len` bytes at `data` (the
+/// content of a book file). The bytes are copied; `data` may be freed
+/// after the call.
+#[no_mangle]
+pub unsafe extern "C" fn othello_engine_load_book_buffer(
+    e: *mut othello_engine,
+    data: *const u8,
+    len: usize,
+) -> othello_status {
+    boundary_status(|| {
+        engine_ref(e)?;
+        if data.is_null() {
+            return Err(Failure::null("data"));
+        }
+        let book = Book::from_bytes(std::slice::from_raw_parts(data, len))?;
+        set(e, Some(Arc::new(book)))
+    })
+}
+
+/// The moves `e`'s book knows in the position of `b`, best first, with
+/// their values in discs from the side to move's view (`exact` false),
+/// into `(out, cap)`; `*n` (may be NULL) gets their number: 0 when the
+/// position is not in the book, the engine has none, or the board is not
+/// 8x8. `out` may be NULL with `cap` 0 to ask only for the number;
+/// BUFFER_TOO_SMALL (number needed in `*n`) when `cap` is short. BUSY
+/// during a search on `e`.
+#[no_mangle]
+pub unsafe extern "C" fn othello_engine_book_moves(
+    e: *const othello_engine,
+    b: *const othello_board,
+    out: *mut othello_move_score,
+    cap: usize,
+    n: *mut usize,
+) -> othello_status {
+    boundary_status(|| {
+        let engine = engine_ref(e)?;
+        let game = board_ref(b)?;
+        let claim = Claim::take(engine)?;
+        let moves: Vec<othello_move_score> = game
+            .book_moves(claim.engine())
+            .iter()
+            .map(|m| othello_move_score {
+                r#move: m.square as c_int,
+                score: m.value as c_int,
+                exact: false,
+            })
+            .collect();
+        write_list(&moves, out, cap, n, "out")
+    })
+}

@@ -1,0 +1,445 @@
+//! Builds, checks and measures opening books.
+//!
+//! ```text
+//! # Search the book's positions (one part per shard; rerun to resume):
+//! othello-book build --xot ../shared/games/xot.txt --games ../shared/games/wthor.txt \
+//!     --plies 20 --min-games 10 --level 10 --shard 1/2 --out part-1.txt
+//! # Negamax the parts into a book file:
+//! othello-book merge part-*.txt --out weights/book.bin
+//! # What it covers, and how its values compare with deeper searches:
+//! othello-book cover --book weights/book.bin --xot ... --games ... --plies 20 --min-games 10
+//! othello-book verify --book weights/book.bin --sample 200 --level 16
+//! ```
+//!
+//! `build` writes a part file: a first line `% othello-book part ...` with
+//! the plan (sources, plies, games, level, shard and the number of
+//! positions of the whole plan), then one line per searched position (see
+//! `othello_tools::book::Leaf`), each flushed when done. Running the same
+//! command again resumes after the last whole line. A deeper search of the
+//! same positions (a higher `--level`, another part file) replaces the
+//! shallower one when the parts are merged: that is how a book is deepened
+//! or corrected.
+
+use clap::{Parser, Subcommand};
+use othello::board::Bits;
+use othello::book::Book;
+use othello::engine::{Engine, Limits, LEVELS};
+use othello_tools::args::parse_shard;
+use othello_tools::book::{line_positions, negamax, nodes, parse_moves, search_leaf, Key, Leaf};
+use std::collections::{HashMap, HashSet};
+use std::io::Write;
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+#[derive(Parser)]
+#[command(
+    name = "othello-book",
+    about = "Builds, checks and measures opening books"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+/// Where the book's positions come from.
+#[derive(clap::Args, Clone)]
+struct Sources {
+    /// Openings taken whole, one per line (`f5d6c3...`; repeatable).
+    #[arg(long = "xot", value_name = "FILE")]
+    xot: Vec<String>,
+    /// Game collections (`f5d6... +12` per line; repeatable).
+    #[arg(long = "games", value_name = "FILE")]
+    games: Vec<String>,
+    /// Positions within this many first moves of the games.
+    #[arg(long, default_value_t = 20)]
+    plies: usize,
+    /// ... that at least this many games reach.
+    #[arg(long, default_value_t = 10)]
+    min_games: usize,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Searches the book positions of one shard into a part file.
+    Build {
+        #[command(flatten)]
+        sources: Sources,
+        /// The level of each search (its depth; book off).
+        #[arg(long, default_value_t = 10,
+              value_parser = clap::value_parser!(u32).range(0..=60))]
+        level: u32,
+        /// This process searches the positions whose index in the sorted
+        /// list is K-1 modulo N.
+        #[arg(long, value_name = "K/N", value_parser = parse_shard, default_value = "1/1")]
+        shard: (usize, usize),
+        /// The part file (appended to when resuming).
+        #[arg(long)]
+        out: String,
+        /// Transposition table, MiB.
+        #[arg(long, default_value_t = 16)]
+        hash: usize,
+    },
+    /// Negamaxes part files into a book file.
+    Merge {
+        /// Part files written by `build` (all shards of each plan).
+        #[arg(required = true)]
+        parts: Vec<String>,
+        #[arg(long)]
+        out: String,
+        /// Merge even when some shards of a plan are missing.
+        #[arg(long)]
+        partial: bool,
+    },
+    /// Reports which opening lines a book covers.
+    Cover {
+        /// A book file, or `builtin`.
+        #[arg(long, default_value = "builtin")]
+        book: String,
+        #[command(flatten)]
+        sources: Sources,
+    },
+    /// Compares book values with searches of the same positions.
+    Verify {
+        /// A book file, or `builtin`.
+        #[arg(long, default_value = "builtin")]
+        book: String,
+        /// How many positions, drawn at random.
+        #[arg(long, default_value_t = 200)]
+        sample: usize,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// The level of the comparison searches.
+        #[arg(long, default_value_t = 16)]
+        level: u32,
+        #[arg(long, default_value_t = 64)]
+        hash: usize,
+        /// This process checks the sampled positions K-1 modulo N.
+        #[arg(long, value_name = "K/N", value_parser = parse_shard, default_value = "1/1")]
+        shard: (usize, usize),
+    },
+}
+
+fn fail(msg: impl std::fmt::Display) -> ! {
+    eprintln!("othello-book: {msg}");
+    std::process::exit(1);
+}
+
+fn read_lines(path: &str) -> Vec<Vec<u32>> {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| fail(format!("{path}: {e}")));
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+        .map(|(i, l)| parse_moves(l).unwrap_or_else(|e| fail(format!("{path}:{}: {e}", i + 1))))
+        .collect()
+}
+
+fn load_sources(s: &Sources) -> (Vec<Vec<u32>>, Vec<Vec<u32>>) {
+    let xot = s.xot.iter().flat_map(|p| read_lines(p)).collect();
+    let games = s.games.iter().flat_map(|p| read_lines(p)).collect();
+    (xot, games)
+}
+
+fn load_book(path: &str) -> std::sync::Arc<Book> {
+    if path == "builtin" {
+        return Book::builtin();
+    }
+    let bytes = std::fs::read(path).unwrap_or_else(|e| fail(format!("{path}: {e}")));
+    std::sync::Arc::new(Book::from_bytes(&bytes).unwrap_or_else(|e| fail(format!("{path}: {e}"))))
+}
+
+fn main() {
+    match Cli::parse().command {
+        Command::Build {
+            sources,
+            level,
+            shard,
+            out,
+            hash,
+        } => build(&sources, level, shard, &out, hash),
+        Command::Merge {
+            parts,
+            out,
+            partial,
+        } => merge(&parts, &out, partial),
+        Command::Cover { book, sources } => cover(&load_book(&book), &sources),
+        Command::Verify {
+            book,
+            sample,
+            seed,
+            level,
+            hash,
+            shard,
+        } => verify(&load_book(&book), sample, seed, level, hash, shard),
+    }
+}
+
+fn build(sources: &Sources, level: u32, (k, n): (usize, usize), out: &str, hash: usize) {
+    let (xot, games) = load_sources(sources);
+    let all = nodes(&xot, &games, sources.plies, sources.min_games);
+    // File names without their directories: the same plan on machines that
+    // keep the collections in different places.
+    let names = |files: &[String]| -> String {
+        let name = |f: &String| {
+            let p = std::path::Path::new(f);
+            p.file_name()
+                .map_or(f.clone(), |n| n.to_string_lossy().into_owned())
+        };
+        files.iter().map(name).collect::<Vec<_>>().join(",")
+    };
+    let plan = format!(
+        "% othello-book part xot={} games={} plies={} min-games={} positions={} level={level} shard={k}/{n}",
+        names(&sources.xot),
+        names(&sources.games),
+        sources.plies,
+        sources.min_games,
+        all.len()
+    );
+    let is_node = {
+        let set: HashSet<Key> = all.iter().copied().collect();
+        move |key: Key| set.contains(&key)
+    };
+    let done = resume(out, &plan);
+    let mine: Vec<Key> = all
+        .iter()
+        .enumerate()
+        .filter(|(i, key)| i % n == k - 1 && !done.contains(key))
+        .map(|(_, &key)| key)
+        .collect();
+    eprintln!(
+        "{} positions in the plan, {} in shard {k}/{n} left to search ({} done)",
+        all.len(),
+        mine.len(),
+        done.len()
+    );
+    let mut file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(out)
+        .unwrap_or_else(|e| fail(format!("{out}: {e}")));
+    if done.is_empty() {
+        writeln!(file, "{plan}").unwrap_or_else(|e| fail(e));
+    }
+    let mut engine = Engine::try_new(hash).unwrap_or_else(|| fail("out of memory"));
+    let limits = Limits::level(level).unwrap_or_else(|e| fail(e));
+    let start = Instant::now();
+    for (i, &key) in mine.iter().enumerate() {
+        let leaf =
+            search_leaf(&mut engine, key, &limits, level, &is_node).unwrap_or_else(|e| fail(e));
+        writeln!(file, "{}", leaf.to_line()).unwrap_or_else(|e| fail(e));
+        if (i + 1) % 500 == 0 || i + 1 == mine.len() {
+            let t = start.elapsed().as_secs_f64();
+            eprintln!(
+                "{} / {} in {t:.0} s ({:.1} ms each)",
+                i + 1,
+                mine.len(),
+                1000.0 * t / (i + 1) as f64
+            );
+        }
+    }
+}
+
+/// The positions already in the part file `out` (none if it does not
+/// exist); stops when it belongs to another plan. A partly written last
+/// line is cut off.
+fn resume(out: &str, plan: &str) -> HashSet<Key> {
+    let Ok(text) = std::fs::read_to_string(out) else {
+        return HashSet::new();
+    };
+    if text.is_empty() {
+        return HashSet::new();
+    }
+    let mut lines = text.split_inclusive('\n');
+    if lines.next().map(str::trim_end) != Some(plan) {
+        fail(format!(
+            "{out} belongs to another plan (its first line differs); not resuming"
+        ));
+    }
+    let mut done = HashSet::new();
+    let mut whole = 0;
+    for l in text.split_inclusive('\n') {
+        if !l.ends_with('\n') {
+            break;
+        }
+        whole += l.len();
+        if l.starts_with('%') {
+            continue;
+        }
+        let leaf = Leaf::parse(l).unwrap_or_else(|e| fail(format!("{out}: {e}")));
+        done.insert(leaf.key);
+    }
+    if whole < text.len() {
+        let f = std::fs::OpenOptions::new()
+            .write(true)
+            .open(out)
+            .unwrap_or_else(|e| fail(e));
+        f.set_len(whole as u64).unwrap_or_else(|e| fail(e));
+    }
+    done
+}
+
+fn merge(parts: &[String], out: &str, partial: bool) {
+    // Plan (without its shard) -> shards seen, and the shard count.
+    let mut plans: HashMap<String, (HashSet<usize>, usize)> = HashMap::new();
+    let mut leaves = Vec::new();
+    for path in parts {
+        let text = std::fs::read_to_string(path).unwrap_or_else(|e| fail(format!("{path}: {e}")));
+        let mut lines = text.lines();
+        let head = lines.next().unwrap_or("");
+        let Some((plan, shard)) = head.rsplit_once(" shard=") else {
+            fail(format!("{path}: not a part file (no plan line)"));
+        };
+        let (k, n) = parse_shard(shard).unwrap_or_else(|e| fail(format!("{path}: {e}")));
+        let entry = plans.entry(plan.to_string()).or_insert((HashSet::new(), n));
+        if entry.1 != n || !entry.0.insert(k) {
+            fail(format!("{path}: shard {k}/{n} repeated or inconsistent"));
+        }
+        for l in lines.filter(|l| !l.starts_with('%') && !l.trim().is_empty()) {
+            leaves.push(Leaf::parse(l).unwrap_or_else(|e| fail(format!("{path}: {e}"))));
+        }
+    }
+    for (plan, (seen, n)) in &plans {
+        if seen.len() != *n {
+            let msg = format!("{} of {n} shards of: {plan}", seen.len());
+            if !partial {
+                fail(format!("{msg} (--partial merges anyway)"));
+            }
+            eprintln!("partial: {msg}");
+        }
+    }
+    let book = negamax(&leaves);
+    let bytes = book.to_bytes();
+    std::fs::write(out, &bytes).unwrap_or_else(|e| fail(format!("{out}: {e}")));
+    let start = othello::Position::<othello::board::S8>::start();
+    let first = book.moves(start.player, start.opponent);
+    eprintln!(
+        "{out}: {} positions, {} bytes; the start is worth {:?} discs",
+        book.len(),
+        bytes.len(),
+        first.first().map(|m| m.value)
+    );
+}
+
+/// A line is covered when each of its positions is in the book with the
+/// line's next move among its moves (the last position: in the book).
+fn covered(book: &Book, line: &[u32]) -> bool {
+    let positions = line_positions(line);
+    if positions.len() != line.len() + 1 {
+        return false;
+    }
+    positions.iter().enumerate().all(|(i, p)| {
+        let moves = book.moves(p.player, p.opponent);
+        match line.get(i) {
+            Some(&sq) => moves.iter().any(|m| m.square == sq),
+            None => !moves.is_empty() || p.legal_moves().is_zero(),
+        }
+    })
+}
+
+fn cover(book: &Book, sources: &Sources) {
+    let (xot, games) = load_sources(sources);
+    println!("book: {} positions", book.len());
+    if !xot.is_empty() {
+        let ok = xot.iter().filter(|l| covered(book, l)).count();
+        println!(
+            "openings: {ok} of {} covered (every position and move)",
+            xot.len()
+        );
+    }
+    if !games.is_empty() {
+        // Distinct move sequences of 1..=plies moves that min_games share.
+        let mut counts: HashMap<&[u32], usize> = HashMap::new();
+        for g in &games {
+            for len in 1..=sources.plies.min(g.len()) {
+                *counts.entry(&g[..len]).or_default() += 1;
+            }
+        }
+        let lines: Vec<&[u32]> = counts
+            .into_iter()
+            .filter(|&(_, c)| c >= sources.min_games)
+            .map(|(l, _)| l)
+            .collect();
+        let ok = lines.iter().filter(|l| covered(book, l)).count();
+        println!(
+            "game lines of 1..={} moves that >= {} games share: {ok} of {} covered",
+            sources.plies,
+            sources.min_games,
+            lines.len()
+        );
+    }
+}
+
+fn verify(
+    book: &std::sync::Arc<Book>,
+    sample: usize,
+    seed: u64,
+    level: u32,
+    hash: usize,
+    (k, n): (usize, usize),
+) {
+    if !LEVELS.contains(&level) {
+        fail(format!("level {level} is outside 0..60"));
+    }
+    let entries = book.entries();
+    let mut rng = othello::rng::Rng::new(seed);
+    let mut picked: Vec<usize> = Vec::new();
+    while picked.len() < sample.min(entries.len()) {
+        let i = rng.below(entries.len());
+        if !picked.contains(&i) {
+            picked.push(i);
+        }
+    }
+    let mut engine = Engine::try_new(hash).unwrap_or_else(|| fail("out of memory"));
+    engine.set_book(Some(book.clone()));
+    let stop = AtomicBool::new(false);
+    let mut limits = Limits::level(level).unwrap_or_else(|e| fail(e));
+    limits.book = false;
+    let (mut sum, mut within, mut count, mut worst, mut same) = (0i64, 0, 0, 0, 0);
+    println!("# index empties book-move book-value search-move search-score");
+    for (j, &i) in picked.iter().enumerate() {
+        if j % n != k - 1 {
+            continue;
+        }
+        let (key, _) = &entries[i];
+        let pos = othello_tools::book::position(*key);
+        let best = book.moves(pos.player, pos.opponent)[0];
+        engine.clear();
+        let r = engine
+            .search(pos, &limits, &stop, &mut |_| {})
+            .unwrap_or_else(|e| fail(e));
+        let score = (r.score as f64 / othello::eval::SCALE as f64).round() as i32;
+        let diff = (score - best.value).abs();
+        sum += diff as i64;
+        within += (diff <= 2) as usize;
+        worst = worst.max(diff);
+        same += (r.best == Some(best.square)) as usize;
+        count += 1;
+        println!(
+            "{i} {} {} {:+} {} {score:+}",
+            pos.empties().count(),
+            othello::notation::square_name(8, best.square),
+            best.value,
+            r.best
+                .map_or("--".into(), |s| othello::notation::square_name(8, s)),
+        );
+        let _ = std::io::stdout().flush();
+    }
+    // Lookups: the time a book move takes through a search call.
+    let mut play = Limits::level(level).unwrap_or_else(|e| fail(e));
+    play.book = true;
+    let t = Instant::now();
+    let mut lookups = 0;
+    for &i in &picked {
+        let pos = othello_tools::book::position(entries[i].0);
+        let r = engine
+            .search(pos, &play, &stop, &mut |_| {})
+            .unwrap_or_else(|e| fail(e));
+        assert!(r.from_book);
+        lookups += 1;
+    }
+    let per = t.elapsed().as_secs_f64() * 1e6 / lookups.max(1) as f64;
+    println!(
+        "positions {count}: mean |book - level {level}| {:.2} discs, within 2 discs {within} ({:.1}%), worst {worst}, same best move {same}; a book move takes {per:.0} us",
+        sum as f64 / count.max(1) as f64,
+        100.0 * within as f64 / count.max(1) as f64
+    );
+}
