@@ -5,10 +5,12 @@
 //!   `examples/python/test_othello.py` (a whole game, undo/redo, a progress
 //!   callback written in Python, stop from another Python thread, BUSY,
 //!   errors as exceptions, context managers and garbage collection, the
+//!   opening book (built-in, none, loaded from `weights/book.bin`), the
 //!   header's functions and codes all declared, `play.py` scripted), run with
 //!   `python3 -m unittest` and `OTHELLO_LIBRARY` naming the library;
 //! - C++ (`examples/cpp/othello.hpp`): `demo.cpp` and
-//!   `tests/cpp/wrapper_test.cpp`, compiled with
+//!   `tests/cpp/wrapper_test.cpp` (given the path of `weights/book.bin`,
+//!   which it loads as a book), compiled with
 //!   `g++ -std=c++17 -Wall -Wextra -Wpedantic -Werror` (the test also as
 //!   C++20) and run; the test once more against the static library under
 //!   AddressSanitizer + UBSan, whose leak check proves the handles freed.
@@ -101,6 +103,8 @@ fn cpp_demo() {
         "f5 flips: e5",
         "play(\"z9\") threw: status 9, ",
         "try_play(\"a1\"): illegal move (",
+        "book moves: ",
+        "book search: ",
         "redone: same position",
         "ffo #1: g8 +18 (exact) h1 +12 (exact) ",
         "callback exception: search stopped",
@@ -130,15 +134,37 @@ fn cpp_demo() {
         .find_map(|l| l.strip_prefix("first search: "))
         .expect("the first search");
     assert!(first.ends_with("after 3 iterations"), "{first}");
+    let booked = text
+        .lines()
+        .find_map(|l| l.strip_prefix("book search: "))
+        .expect("the book search");
+    assert!(booked.ends_with("from book yes, 0 nodes"), "{booked}");
+    let book_moves = text
+        .lines()
+        .find_map(|l| l.strip_prefix("book moves: "))
+        .expect("the book moves");
+    let played = booked.split(' ').next().expect("the book move");
+    assert!(
+        book_moves.split(' ').any(|w| w == played),
+        "{played} is not among the book moves {book_moves}"
+    );
 }
 
 const WRAPPER_TEST: &str = "tests/cpp/wrapper_test.cpp";
+
+/// The wrapper test's argument: the built-in book's file, which it loads.
+fn book_file() -> PathBuf {
+    manifest_dir().join("weights").join("book.bin")
+}
 
 #[test]
 fn cpp_wrapper() {
     for std in ["c++17", "c++20"] {
         let exe = compile_cxx(WRAPPER_TEST, std, false);
-        let out = run(&format!("wrapper_test ({std})"), &mut program(&exe));
+        let out = run(
+            &format!("wrapper_test ({std})"),
+            program(&exe).arg(book_file()),
+        );
         let text = String::from_utf8_lossy(&out.stdout);
         assert!(
             text.contains("wrapper_test: ") && text.contains(" checks passed"),
@@ -152,7 +178,9 @@ fn cpp_wrapper_under_sanitizers() {
     let exe = compile_cxx(WRAPPER_TEST, "c++17", true);
     let out = run(
         "wrapper_test under ASan + UBSan",
-        program(&exe).envs(ASAN_ENV.iter().copied()),
+        program(&exe)
+            .arg(book_file())
+            .envs(ASAN_ENV.iter().copied()),
     );
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(

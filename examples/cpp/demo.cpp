@@ -1,8 +1,9 @@
 // demo.cpp: the othello C++ wrapper (othello.hpp) in one page.
 //
 // A board and its moves, errors as exceptions and as results, an engine
-// game with a progress callback, an exact endgame analysis, undo/redo and
-// copies, and handles moved around: everything is freed by destructors.
+// game with a progress callback, the opening book, an exact endgame
+// analysis, undo/redo and copies, and handles moved around: everything is
+// freed by destructors.
 //
 // Build and run: make -C examples cpp-demo && target/examples/cpp-demo
 
@@ -42,12 +43,23 @@ int main() {
         std::printf("try_play(\"a1\"): %s (%s)\n", othello::message(tried.code()), tried.err().detail().c_str());
     }
 
-    // 3. An engine game from here, both sides at level 3; the progress
-    //    callback reports the iterations of the first search.
+    // 3. The opening book knows this position: its moves, and a search that
+    //    plays one of them without searching.
     othello::engine engine{16};
     auto limits = othello::search_limits{}.level(3);
+    std::printf("book moves:");
+    for (const auto &m : engine.book_moves(b)) {
+        std::printf(" %s %+d", othello::square_name(m.move).c_str(), m.score);
+    }
+    auto booked = engine.search(b, limits);
+    std::printf("\nbook search: %s %+d, from book %s, %llu nodes\n", othello::square_name(booked.move).c_str(),
+                booked.score, booked.from_book ? "yes" : "no", static_cast<unsigned long long>(booked.nodes));
+
+    // 4. An engine game from here, both sides at level 3; the progress
+    //    callback reports the iterations of the first search, made without
+    //    the book (book(0)) to have some.
     std::vector<int> depths;
-    auto first = engine.search(b, limits, [&](const othello::search_progress &p) {
+    auto first = engine.search(b, othello::search_limits{limits}.book(0), [&](const othello::search_progress &p) {
         depths.push_back(p.depth);
         std::printf("  depth %d: %s %+d, pv %s\n", p.depth, othello::square_name(p.best_move).c_str(), p.score,
                     othello::square_names(p.pv).c_str());
@@ -63,7 +75,7 @@ int main() {
                 b.count(othello::color::white), passes, b.move_number() - 1);
     std::printf("transcript: %s\n", b.transcript().c_str());
 
-    // 4. Undo/redo, and an independent copy.
+    // 5. Undo/redo, and an independent copy.
     othello::board copy = b.clone();
     b.undo();
     b.undo();
@@ -72,7 +84,7 @@ int main() {
     b.redo();
     std::printf("redone: %s\n", b.to_string() == copy.to_string() ? "same position" : "DIFFERENT");
 
-    // 5. An exact endgame analysis: every move's final disc difference.
+    // 6. An exact endgame analysis: every move's final disc difference.
     auto endgame = othello::board::from_string(ffo1);
     auto scores = engine.analyze(endgame, othello::search_limits{}.level(10));
     std::printf("ffo #1:");
@@ -82,9 +94,9 @@ int main() {
     }
     std::printf("\n");
 
-    // 6. An exception thrown by the progress callback stops the search.
+    // 7. An exception thrown by the progress callback stops the search.
     try {
-        engine.search(othello::board{}, othello::search_limits{}.level(60),
+        engine.search(othello::board{}, othello::search_limits{}.level(60).book(0),
                       [](const othello::search_progress &) { throw enough{}; });
         std::printf("the callback did not stop the search\n");
         return EXIT_FAILURE;
@@ -92,7 +104,7 @@ int main() {
         std::printf("callback exception: search stopped\n");
     }
 
-    // 7. Handles are move-only: they move into containers and out again.
+    // 8. Handles are move-only: they move into containers and out again.
     std::vector<othello::board> boards;
     boards.push_back(std::move(copy));
     boards.push_back(othello::board::from_transcript("f5d6c3"));

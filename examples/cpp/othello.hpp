@@ -5,7 +5,7 @@
 //   othello::engine e{16};       // 16 MiB transposition table
 //   auto flipped = b.play("f5"); // std::vector<int> of the flipped squares
 //   auto r = e.search(b, othello::search_limits{}.level(8));
-//   b.play(r.move);
+//   b.play(r.move);              // r.from_book: the opening book chose it
 //
 // - board and engine own their library handle: move-only, freed by the
 //   destructor (board::clone() makes an independent copy).
@@ -18,7 +18,8 @@
 //   ("f5"); othello::pass (-1) is a pass.
 //
 // Link with the library as a C program does (see README "Installing"); the
-// header needs only the C++17 standard library.
+// header needs only the C++17 standard library and othello.h 0.2 (the first
+// version with the opening book).
 
 #ifndef OTHELLO_HPP
 #define OTHELLO_HPP
@@ -38,6 +39,10 @@
 #endif
 
 #include "othello.h"
+
+#if OTHELLO_VERSION_MAJOR == 0 && OTHELLO_VERSION_MINOR < 2
+#error "othello.hpp needs othello.h 0.2 or later (the opening book)"
+#endif
 
 namespace othello {
 
@@ -61,11 +66,10 @@ enum class status : std::int32_t {
     invalid_argument = OTHELLO_STATUS_INVALID_ARGUMENT,
     busy = OTHELLO_STATUS_BUSY,
     panic = OTHELLO_STATUS_PANIC,
-    /// OTHELLO_STATUS_STOPPED (13), from headers that have it: a stopped
-    /// call with no partial result (othello_engine_analyze).
-    stopped = 13,
-    /// OTHELLO_STATUS_OUT_OF_MEMORY (14): a table could not be allocated.
-    out_of_memory = 14,
+    /// A stopped call with no partial result (othello_engine_analyze).
+    stopped = OTHELLO_STATUS_STOPPED,
+    /// A table could not be allocated.
+    out_of_memory = OTHELLO_STATUS_OUT_OF_MEMORY,
 };
 
 enum class color : std::int32_t {
@@ -80,6 +84,14 @@ enum class strategy : std::int32_t {
     corners = OTHELLO_STRATEGY_CORNERS,
     greedy = OTHELLO_STRATEGY_GREEDY,
     random = OTHELLO_STRATEGY_RANDOM,
+};
+
+/// The opening book an engine plays from (engine::get_book()).
+enum class book : std::int32_t {
+    none = OTHELLO_BOOK_NONE,
+    builtin = OTHELLO_BOOK_BUILTIN,
+    /// From engine::load_book(); engine::set_book() cannot choose it.
+    loaded = OTHELLO_BOOK_LOADED,
 };
 
 inline color opponent(color c) noexcept {
@@ -241,15 +253,11 @@ public:
     /// An independent copy, history included.
     board clone() const { return adopt(othello_board_clone(handle())); }
 
-#ifdef OTHELLO_SIZE_MAX
-    /// The standard start of the size x size board (even, 4..16), with a
-    /// library that has sized boards. Squares are row * size + col.
+    /// The standard start of the size x size board (even, 4..16). Squares
+    /// are row * size + col.
     static board sized(int size) { return adopt(othello_board_new_sized(size)); }
     /// Squares per side.
     int size() const { return othello_board_size(handle()); }
-#else
-    int size() const { return 8; }
-#endif
 
     /// The C handle, for calls this wrapper does not cover. Never NULL.
     const othello_board *handle() const {
@@ -404,6 +412,10 @@ public:
     search_limits &seed(std::uint64_t s) noexcept { lim_.seed = s; return *this; }
     /// Multi-ProbCut setting 0..5 (5: none); -1: the level's.
     search_limits &selectivity(int s) noexcept { lim_.selectivity = s; return *this; }
+    /// Play from the engine's opening book when the position is in it:
+    /// 1 (true) yes, 0 (false) no, -1 the level's (yes from level 1, no at
+    /// level 0 and with explicit depths).
+    search_limits &book(int on) noexcept { lim_.book = on; return *this; }
 
     const othello_search_limits &c() const noexcept { return lim_; }
     othello_search_limits &c() noexcept { return lim_; }
@@ -438,8 +450,12 @@ struct search_result {
     std::uint64_t elapsed_ms;
     bool stopped;
     std::vector<int> pv;
+    /// The move came from the opening book: score is the book's value,
+    /// depth and nodes are 0, pv is the book's line.
+    bool from_book;
 };
 
+/// A move and its score (engine::analyze(), engine::book_moves()).
 struct move_score {
     int move;
     int score;
@@ -494,7 +510,7 @@ public:
         detail::check(st);
         std::size_t len = r.pv_len < OTHELLO_PV_MAX ? r.pv_len : OTHELLO_PV_MAX;
         return search_result{r.move, r.score, r.exact, r.wld, r.depth, r.nodes,
-                             r.elapsed_ms, r.stopped, std::vector<int>(r.pv, r.pv + len)};
+                             r.elapsed_ms, r.stopped, std::vector<int>(r.pv, r.pv + len), r.from_book};
     }
 
     /// Every legal move scored, best first (empty when the side must pass).
@@ -503,13 +519,49 @@ public:
         detail::check(othello_engine_analyze(handle(), b.handle(), &limits.c(), nullptr, 0, &n));
         std::vector<othello_move_score> raw(n);
         if (n > 0) detail::check(othello_engine_analyze(handle(), b.handle(), &limits.c(), raw.data(), raw.size(), &n));
+        return scores(raw, n);
+    }
+
+    /// Chooses the book of later searches: book::none or book::builtin
+    /// (book::loaded throws status::invalid_argument: load one instead).
+    void set_book(book which) { detail::check(othello_engine_set_book(handle(), static_cast<othello_book>(which))); }
+    /// The book the engine plays from (a new engine has book::builtin).
+    book get_book() const { return static_cast<book>(othello_engine_get_book(handle())); }
+
+    /// Loads an opening book file (written by `othello-book merge`); throws
+    /// status::invalid_argument for an unreadable, corrupt or foreign one,
+    /// and the engine keeps its book.
+    void load_book(const std::string &path) { detail::check(othello_engine_load_book(handle(), path.c_str())); }
+    /// As load_book(path), from the bytes of a book file (copied).
+    void load_book_buffer(const std::uint8_t *data, std::size_t len) {
+        detail::check(othello_engine_load_book_buffer(handle(), data, len));
+    }
+    void load_book_buffer(const std::vector<std::uint8_t> &bytes) {
+        // An empty vector's data() may be NULL, which the library reports as
+        // null_argument: an empty book is invalid_argument like any bad one.
+        static const std::uint8_t nothing = 0;
+        load_book_buffer(bytes.empty() ? &nothing : bytes.data(), bytes.size());
+    }
+
+    /// The moves the book knows in the position of `b`, best first, valued
+    /// in discs for the side to move (exact false); empty when the position
+    /// is not in the book, there is no book or the board is not 8x8.
+    std::vector<move_score> book_moves(const board &b) const {
+        std::size_t n = 0;
+        detail::check(othello_engine_book_moves(handle(), b.handle(), nullptr, 0, &n));
+        std::vector<othello_move_score> raw(n);
+        if (n > 0) detail::check(othello_engine_book_moves(handle(), b.handle(), raw.data(), raw.size(), &n));
+        return scores(raw, n);
+    }
+
+private:
+    static std::vector<move_score> scores(const std::vector<othello_move_score> &raw, std::size_t n) {
         std::vector<move_score> out;
         out.reserve(n);
         for (std::size_t i = 0; i < n; i++) out.push_back(move_score{raw[i].move, raw[i].score, raw[i].exact});
         return out;
     }
 
-private:
     struct callback_state {
         engine *self;
         progress_fn *fn;

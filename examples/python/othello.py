@@ -61,6 +61,7 @@ __all__ = [
     "Color",
     "Strategy",
     "Evaluation",
+    "Book",
     "Square",
     "OthelloError",
     "NullArgumentError",
@@ -92,7 +93,7 @@ __all__ = [
 ]
 
 # The version of othello.h this module mirrors (OTHELLO_VERSION_STRING).
-HEADER_VERSION = "0.1.0"
+HEADER_VERSION = "0.2.0"
 
 # OTHELLO_PASS and OTHELLO_PV_MAX.
 PASS = -1
@@ -145,10 +146,19 @@ class Color(enum.IntEnum):
 
 class Evaluation(enum.IntEnum):
     """othello_evaluation: what an engine's midgame search evaluates with
-    (``Engine.evaluation``; libraries from 0.1 without it only have V1)."""
+    (``Engine.evaluation``)."""
 
     V1 = 0
     TRAINED = 1
+
+
+class Book(enum.IntEnum):
+    """othello_book: the opening book an engine plays from (``Engine.book``;
+    LOADED comes from ``Engine.load_book`` and cannot be set)."""
+
+    NONE = 0
+    BUILTIN = 1
+    LOADED = 2
 
 
 class Strategy(enum.IntEnum):
@@ -319,6 +329,7 @@ class _SearchLimits(Structure):
         ("progress", _ProgressFn),
         ("userdata", c_void_p),
         ("selectivity", c_int),
+        ("book", c_int),
     ]
 
 
@@ -334,6 +345,7 @@ class _SearchResult(Structure):
         ("stopped", c_bool),
         ("pv", c_int * PV_MAX),
         ("pv_len", c_size_t),
+        ("from_book", c_bool),
     ]
 
 
@@ -399,21 +411,21 @@ _PROTOTYPES = {
     "othello_board_from_transcript_sized": (_BoardP, [c_int, c_char_p]),
     "othello_square_parse_sized": (c_int32, [c_int, c_char_p, _IntP]),
     "othello_square_name_sized": (c_int32, [c_int, c_int, POINTER(c_char), c_size_t]),
+    "othello_engine_set_book": (c_int32, [_EngineP, c_int32]),
+    "othello_engine_get_book": (c_int32, [_EngineP]),
+    "othello_engine_load_book": (c_int32, [_EngineP, c_char_p]),
+    "othello_engine_load_book_buffer": (c_int32, [_EngineP, POINTER(ctypes.c_uint8), c_size_t]),
+    "othello_engine_book_moves": (
+        c_int32,
+        [_EngineP, _BoardP, POINTER(_MoveScore), c_size_t, _SizeP],
+    ),
 }
 
-# Functions a library of this ABI version may lack (added during 0.1): their
-# methods raise NotImplementedError there.
-_OPTIONAL = {
-    "othello_engine_set_evaluation",
-    "othello_engine_get_evaluation",
-    "othello_engine_load_weights",
-    "othello_engine_load_weights_buffer",
-    "othello_board_new_sized",
-    "othello_board_size",
-    "othello_board_from_transcript_sized",
-    "othello_square_parse_sized",
-    "othello_square_name_sized",
-}
+# Functions a library of this ABI version may lack (has_function() tells):
+# none. _check_version() accepts 0.2 libraries only, and each has every
+# function above: those added during 0.1 (the evaluation, sized boards) and
+# the book of 0.2.0. A function added in a later 0.2 release would go here.
+_OPTIONAL: frozenset = frozenset()
 
 
 def _candidates() -> Iterable[str]:
@@ -470,12 +482,6 @@ del _name, _restype, _argtypes
 def has_function(name: str) -> bool:
     """Whether the loaded library has the C function ``name``."""
     return name in _PROTOTYPES and name not in _missing
-
-
-def _need(name: str):
-    if name in _missing:
-        raise NotImplementedError(f"{_lib_path} (othello {version()}) has no {name}()")
-    return getattr(_lib, name)
 
 
 def _check_version() -> None:
@@ -554,7 +560,7 @@ class Square(int):
                 if size == 8:
                     _check(_lib.othello_square_parse(text.encode(), byref(out)))
                 else:
-                    _check(_need("othello_square_parse_sized")(size, text.encode(), byref(out)))
+                    _check(_lib.othello_square_parse_sized(size, text.encode(), byref(out)))
                 index = out.value
         elif isinstance(value, bool) or not isinstance(value, int):
             raise TypeError(f"a square is a name like 'f5' or an index, not {value!r}")
@@ -603,8 +609,11 @@ def square_name(index: int, size: int = 8) -> str:
     if size == 8:
         _check(_lib.othello_square_name(_c_int(index, "square"), buf, len(buf)))
     else:
-        fn = _need("othello_square_name_sized")
-        _check(fn(_c_int(size, "size"), _c_int(index, "square"), buf, len(buf)))
+        _check(
+            _lib.othello_square_name_sized(
+                _c_int(size, "size"), _c_int(index, "square"), buf, len(buf)
+            )
+        )
     return buf.value.decode()
 
 
@@ -670,18 +679,17 @@ class Board:
     """A game: position, side to move and history (``othello_board``).
 
     ``Board()`` is the standard start (``Board(size=10)`` that of the 10x10
-    board, any even size 4..16 with libraries that have sized boards);
-    ``Board.from_string(s)`` and ``Board.from_transcript(t)`` parse the text
-    forms; ``copy()`` clones. A board is a context manager; ``close()`` frees
-    it at once, otherwise it is freed when garbage collected. A board may be
-    used from one thread at a time while it is modified (the library's
-    rule)."""
+    board, any even size 4..16); ``Board.from_string(s)`` and
+    ``Board.from_transcript(t)`` parse the text forms; ``copy()`` clones. A
+    board is a context manager; ``close()`` frees it at once, otherwise it
+    is freed when garbage collected. A board may be used from one thread at
+    a time while it is modified (the library's rule)."""
 
     def __init__(self, size: int = 8) -> None:
         if size == 8:
             handle = _lib.othello_board_new()
         else:
-            handle = _need("othello_board_new_sized")(_c_int(size, "size"))
+            handle = _lib.othello_board_new_sized(_c_int(size, "size"))
         _adopt(self, "board", handle, _lib.othello_board_free)
         self._size = size
 
@@ -696,10 +704,7 @@ class Board:
     def size(self) -> int:
         """Squares per side: 8, or 4..16 for sized boards."""
         if self._size is None:
-            size = 8
-            if has_function("othello_board_size"):
-                size = _lib.othello_board_size(self._h)
-            self._size = size
+            self._size = _lib.othello_board_size(self._h)
         return self._size
 
     def _sq(self, value: Union[str, int]) -> int:
@@ -730,8 +735,8 @@ class Board:
             raise TypeError("a transcript is a str")
         if size == 8:
             return cls._wrap(_lib.othello_board_from_transcript(text.encode()))
-        fn = _need("othello_board_from_transcript_sized")
-        return cls._wrap(fn(_c_int(size, "size"), text.encode()))
+        size = _c_int(size, "size")
+        return cls._wrap(_lib.othello_board_from_transcript_sized(size, text.encode()))
 
     # -- lifetime
 
@@ -931,7 +936,9 @@ class SearchProgress:
 @dataclass(frozen=True)
 class SearchResult:
     """The outcome of ``Engine.search``: ``move`` is ``Square(PASS)`` when
-    the side to move must pass; ``score`` is in discs for the side to move."""
+    the side to move must pass; ``score`` is in discs for the side to move.
+    ``from_book``: the move came from the opening book (``score`` is the
+    book's value, ``depth`` and ``nodes`` are 0, ``pv`` the book's line)."""
 
     move: Square
     score: int
@@ -942,11 +949,12 @@ class SearchResult:
     elapsed_ms: int
     stopped: bool
     pv: List[Square]
+    from_book: bool
 
 
 @dataclass(frozen=True)
 class MoveScore:
-    """One move of ``Engine.analyze``."""
+    """One move of ``Engine.analyze`` or ``Engine.book_moves``."""
 
     move: Square
     score: int
@@ -966,6 +974,7 @@ _LIMIT_FIELDS = {
     "randomness": (_INT_MIN, _INT_MAX),
     "seed": (0, 2**64 - 1),
     "selectivity": (_INT_MIN, _INT_MAX),
+    "book": (_INT_MIN, _INT_MAX),
 }
 
 
@@ -1029,6 +1038,8 @@ class Engine:
         for name, value in fields.items():
             if name not in _LIMIT_FIELDS:
                 raise TypeError(f"unknown search limit {name!r}")
+            if name == "book" and isinstance(value, bool):
+                value = int(value)  # a yes/no field: book=False reads well
             if isinstance(value, bool) or not isinstance(value, int):
                 raise TypeError(f"limits.{name} must be an int, not {value!r}")
             low, high = _LIMIT_FIELDS[name]
@@ -1051,9 +1062,12 @@ class Engine:
         (default 10), or ``depth``/``exact_empties``/``wld_empties`` (level -1
         is then implied), ``node_limit``, ``time_limit_ms``, ``strategy``,
         ``classic_depth``, ``randomness``, ``seed``, ``selectivity`` (0..5,
-        -1 = the level's). ``progress`` is called on
-        the searching thread after each iteration with a ``SearchProgress``;
-        if it raises, the search is stopped and the exception re-raised here.
+        -1 = the level's), ``book`` (play from the opening book when the
+        position is in it: 1 or True, 0 or False, -1 = the level's: yes from
+        level 1, no at level 0 and with explicit depths). ``progress`` is
+        called on the searching thread after each iteration with a
+        ``SearchProgress`` (never for a book move); if it raises, the search
+        is stopped and the exception re-raised here.
         """
         if not isinstance(board, Board):
             raise TypeError("search() needs a Board")
@@ -1103,18 +1117,18 @@ class Engine:
             elapsed_ms=out.elapsed_ms,
             stopped=bool(out.stopped),
             pv=board._squares(out.pv[: min(out.pv_len, PV_MAX)]),
+            from_book=bool(out.from_book),
         )
 
     @property
     def evaluation(self) -> Evaluation:
         """The evaluation the engine searches with; settable (not during a
         search: ``BusyError``)."""
-        value = _need("othello_engine_get_evaluation")(self._h)
-        return Evaluation(value)
+        return Evaluation(_lib.othello_engine_get_evaluation(self._h))
 
     @evaluation.setter
     def evaluation(self, value: Union[Evaluation, int]) -> None:
-        _check(_need("othello_engine_set_evaluation")(self._h, _c_int(int(value), "evaluation")))
+        _check(_lib.othello_engine_set_evaluation(self._h, _c_int(int(value), "evaluation")))
 
     def load_weights(self, source: Union[str, os.PathLike, bytes, bytearray]) -> None:
         """Loads trained pattern weights, from a file path or from the bytes
@@ -1123,10 +1137,50 @@ class Engine:
         h = self._h
         if isinstance(source, (bytes, bytearray)):
             data = (ctypes.c_uint8 * len(source)).from_buffer_copy(source)
-            _check(_need("othello_engine_load_weights_buffer")(h, data, len(source)))
+            _check(_lib.othello_engine_load_weights_buffer(h, data, len(source)))
         else:
             path = os.fsencode(source)
-            _check(_need("othello_engine_load_weights")(h, path))
+            _check(_lib.othello_engine_load_weights(h, path))
+
+    @property
+    def book(self) -> Book:
+        """The opening book the engine plays from (a new engine has
+        ``Book.BUILTIN``); settable to ``Book.NONE`` or ``Book.BUILTIN``
+        (``InvalidArgumentError`` for ``Book.LOADED``: use ``load_book``;
+        ``BusyError`` during a search)."""
+        return Book(_lib.othello_engine_get_book(self._h))
+
+    @book.setter
+    def book(self, value: Union[Book, int]) -> None:
+        _check(_lib.othello_engine_set_book(self._h, _c_int(int(value), "book")))
+
+    def load_book(self, source: Union[str, os.PathLike, bytes, bytearray]) -> None:
+        """Loads an opening book, from a file path or from the bytes of such
+        a file (written by ``othello-book merge``), and plays from it
+        (``Book.LOADED``). ``InvalidArgumentError`` for an unreadable,
+        corrupt or foreign file; the engine then keeps its book."""
+        h = self._h
+        if isinstance(source, (bytes, bytearray)):
+            data = (ctypes.c_uint8 * len(source)).from_buffer_copy(source)
+            _check(_lib.othello_engine_load_book_buffer(h, data, len(source)))
+        else:
+            path = os.fsencode(source)
+            _check(_lib.othello_engine_load_book(h, path))
+
+    def book_moves(self, board: Board) -> List[MoveScore]:
+        """The moves the engine's book knows in ``board``'s position, best
+        first, valued in discs for the side to move (``exact`` False); []
+        when the position is not in the book, there is no book, or the
+        board is not 8x8."""
+        if not isinstance(board, Board):
+            raise TypeError("book_moves() needs a Board")
+        h = self._h
+        n = c_size_t(0)
+        _check(_lib.othello_engine_book_moves(h, board._h, None, 0, byref(n)))
+        buf = (_MoveScore * max(n.value, 1))()
+        _check(_lib.othello_engine_book_moves(h, board._h, buf, n.value, byref(n)))
+        size = board.size
+        return [MoveScore(Square(m.move, size), m.score, bool(m.exact)) for m in buf[: n.value]]
 
     def analyze(self, board: Board, **limits: int) -> List[MoveScore]:
         """Scores every legal move of the side to move, best first (the

@@ -66,7 +66,7 @@ def main(argv=None) -> int:
                 board, level=args.level, seed=args.seed, randomness=args.randomness
             )
             board.play(r.move)
-            note = "exact" if r.exact else "estimate"
+            note = "book" if r.from_book else "exact" if r.exact else "estimate"
             print(f"{for_whom} plays {r.move} (score {r.score:+d}, {note})")
 
         show(board)

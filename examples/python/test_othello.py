@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+import ctypes
 import gc
 import os
 import re
@@ -124,8 +125,6 @@ class BoardTest(unittest.TestCase):
                 othello.Board().pass_turn()
 
     def test_sized_boards(self):
-        if not othello.has_function("othello_board_new_sized"):
-            return  # a library from before sized boards
         with othello.Board(size=10) as b:
             self.assertEqual(b.size, 10)
             self.assertEqual(b.count(Color.EMPTY), 96)
@@ -226,7 +225,8 @@ class EngineTest(unittest.TestCase):
         seen = []
         with othello.Board() as b, othello.Engine(16) as e:
             b.play("f5")
-            r = e.search(b, level=7, progress=seen.append)
+            # book=0: the opening book would answer f5 without iterations.
+            r = e.search(b, level=7, book=0, progress=seen.append)
         self.assertGreaterEqual(len(seen), 2)
         depths = [p.depth for p in seen]
         self.assertEqual(depths, sorted(depths))
@@ -252,7 +252,7 @@ class EngineTest(unittest.TestCase):
         with othello.Board() as b, othello.Engine(16) as e:
             started = time.monotonic()
             with self.assertRaises(Enough):
-                e.search(b, level=60, time_limit_ms=20000, progress=progress)
+                e.search(b, level=60, book=0, time_limit_ms=20000, progress=progress)
             self.assertLess(time.monotonic() - started, 10)
             self.assertEqual(len(calls), 1)
             # The engine is usable again.
@@ -265,7 +265,7 @@ class EngineTest(unittest.TestCase):
 
             def work():
                 out["result"] = e.search(
-                    b, level=60, time_limit_ms=30000, progress=lambda p: running.set()
+                    b, level=60, book=0, time_limit_ms=30000, progress=lambda p: running.set()
                 )
 
             t = threading.Thread(target=work)
@@ -295,7 +295,7 @@ class EngineTest(unittest.TestCase):
 
             def work():
                 try:
-                    e.search(b, level=3, progress=progress)
+                    e.search(b, level=3, book=0, progress=progress)
                 except Exception as x:  # pragma: no cover - reported below
                     errors.append(x)
 
@@ -342,6 +342,118 @@ class EngineTest(unittest.TestCase):
                 r = e.search(b, strategy=strategy, classic_depth=2, seed=3)
                 self.assertIn(r.move, b.legal_moves(), strategy)
             self.assertIn(b.best_move(3), b.legal_moves())
+
+
+class BookTest(unittest.TestCase):
+    """The opening book: the built-in one, none, one loaded from a file."""
+
+    BOOK_FILE = ROOT / "weights" / "book.bin"
+
+    def test_builtin_book_moves(self):
+        with othello.Board() as b, othello.Engine(1) as e:
+            self.assertEqual(e.book, othello.Book.BUILTIN)
+            moves = e.book_moves(b)
+            # The four openings are one up to symmetry: the book knows them all.
+            self.assertEqual(sorted(m.move for m in moves), b.legal_moves())
+            self.assertEqual(len({m.score for m in moves}), 1)
+            self.assertTrue(all(isinstance(m, othello.MoveScore) for m in moves))
+            self.assertFalse(any(m.exact for m in moves))
+            b.play("f5")
+            moves = e.book_moves(b)
+            self.assertGreater(len(moves), 0)
+            self.assertTrue(all(b.is_legal(m.move) for m in moves))
+            scores = [m.score for m in moves]
+            self.assertEqual(scores, sorted(scores, reverse=True))
+        # Out of the book: an endgame, another board size.
+        with othello.Board.from_string(FFO1) as b, othello.Engine(1) as e:
+            self.assertEqual(e.book_moves(b), [])
+        with othello.Board(size=10) as b, othello.Engine(1) as e:
+            self.assertEqual(e.book_moves(b), [])
+            with self.assertRaises(TypeError):
+                e.book_moves("not a board")
+
+    def test_search_from_the_book(self):
+        with othello.Board() as b, othello.Engine(16) as e:
+            best = e.book_moves(b)[0]
+            r = e.search(b, level=10)
+            self.assertTrue(r.from_book)
+            self.assertEqual((r.nodes, r.depth, r.exact), (0, 0, False))
+            self.assertIn(r.move, b.legal_moves())
+            self.assertEqual(r.score, best.score)
+            self.assertEqual(r.pv[0], r.move)
+            self.assertGreater(len(r.pv), 1)  # the book's line goes on
+            # Explicit depths leave the book out unless book=1 (True) asks.
+            self.assertFalse(e.search(b, depth=2).from_book)
+            self.assertTrue(e.search(b, depth=2, book=True).from_book)
+            # Level 0 does not use the book by default.
+            self.assertFalse(e.search(b, level=0).from_book)
+            # book=0 (False) searches: iterations, nodes, no book flag.
+            seen = []
+            r = e.search(b, level=6, book=0, progress=seen.append)
+            self.assertFalse(r.from_book)
+            self.assertGreater(r.nodes, 0)
+            self.assertEqual(r.depth, 6)
+            self.assertEqual(seen[-1].depth, 6)
+            self.assertFalse(e.search(b, level=2, book=False).from_book)
+            with self.assertRaises(othello.InvalidArgumentError) as cm:
+                e.search(b, book=2)
+            self.assertIn("limits.book", cm.exception.message)
+            with self.assertRaises(TypeError):
+                e.search(b, book="yes")
+
+    def test_limits_struct_matches_the_library(self):
+        lim = othello.Engine._limits({"book": 0})
+        self.assertEqual(lim.struct_size, ctypes.sizeof(othello._SearchLimits))
+        self.assertEqual(lim.book, 0)
+        self.assertEqual(othello.Engine._limits({}).book, -1)  # the init default
+
+    def test_no_book(self):
+        with othello.Board() as b, othello.Engine(1) as e:
+            e.book = othello.Book.NONE
+            self.assertEqual(e.book, othello.Book.NONE)
+            self.assertEqual(e.book_moves(b), [])
+            r = e.search(b, level=2)
+            self.assertFalse(r.from_book)
+            self.assertGreater(r.nodes, 0)
+            # LOADED cannot be set, nor an unknown value; the book is unchanged.
+            with self.assertRaises(othello.InvalidArgumentError):
+                e.book = othello.Book.LOADED
+            with self.assertRaises(othello.InvalidArgumentError):
+                e.book = 7
+            self.assertEqual(e.book, othello.Book.NONE)
+            e.book = othello.Book.BUILTIN
+            self.assertEqual(e.book, othello.Book.BUILTIN)
+            self.assertTrue(e.search(b, level=2).from_book)
+
+    def test_load_book(self):
+        data = self.BOOK_FILE.read_bytes()
+        with othello.Board.from_transcript("f5d6") as b, othello.Engine(1) as e:
+            builtin = e.book_moves(b)
+            self.assertGreater(len(builtin), 0)
+            # Garbage, a truncated file and a missing one fail; the book stays.
+            for bad in (b"not a book", bytearray(data[: len(data) // 2]), b""):
+                with self.assertRaises(othello.InvalidArgumentError):
+                    e.load_book(bad)
+                self.assertEqual(e.book, othello.Book.BUILTIN)
+            with self.assertRaises(othello.InvalidArgumentError):
+                e.load_book("/nonexistent/book.bin")
+            e.book = othello.Book.NONE
+            with self.assertRaises(othello.InvalidArgumentError):
+                e.load_book(b"not a book")
+            self.assertEqual(e.book, othello.Book.NONE)
+            # The built-in book's own file, as bytes and by path.
+            e.load_book(data)
+            self.assertEqual(e.book, othello.Book.LOADED)
+            self.assertEqual(e.book_moves(b), builtin)
+            r = e.search(b, level=4)
+            self.assertTrue(r.from_book)
+            self.assertEqual(r.score, builtin[0].score)
+            e.book = othello.Book.NONE
+            e.load_book(self.BOOK_FILE)
+            self.assertEqual(e.book, othello.Book.LOADED)
+            self.assertEqual(e.book_moves(b), builtin)
+            e.book = othello.Book.BUILTIN  # drops the loaded book
+            self.assertEqual(e.book, othello.Book.BUILTIN)
 
 
 class LifetimeTest(unittest.TestCase):
@@ -391,8 +503,6 @@ class ModuleTest(unittest.TestCase):
             self.assertTrue(othello.has_function(name), name)
 
     def test_evaluation(self):
-        if not othello.has_function("othello_engine_set_evaluation"):
-            return  # a library from before the evaluation API
         with othello.Board() as b, othello.Engine(1) as e:
             self.assertIsInstance(e.evaluation, othello.Evaluation)
             for ev in othello.Evaluation:
@@ -419,6 +529,10 @@ class ModuleTest(unittest.TestCase):
         evaluations = dict(re.findall(r"OTHELLO_EVALUATION_(\w+) = (\d+)", header))
         for name, value in evaluations.items():
             self.assertEqual(othello.Evaluation[name], int(value))
+        books = dict(re.findall(r"OTHELLO_BOOK_(\w+) = (\d+)", header))
+        self.assertEqual(
+            {k: int(v) for k, v in books.items()}, {b.name: b.value for b in othello.Book}
+        )
         strategies = dict(re.findall(r"OTHELLO_STRATEGY_(\w+) = (\d+)", header))
         self.assertEqual(
             {k: int(v) for k, v in strategies.items()},
@@ -483,6 +597,8 @@ class PlayScriptTest(unittest.TestCase):
         self.assertIn("a1 flips no disc", text)
         self.assertIn("legal moves: d3 c4 f5 e6", text)
         self.assertIn("you play f5, flipping e5", text)
+        # The reply to f5 comes from the opening book.
+        self.assertRegex(text, r"the engine plays \w\d \(score [+-]\d+, book\)")
         self.assertIn("hint: ", text)
         m = re.search(r"Game over: black (\d+), white (\d+): (you win|you lose|a draw)\.", text)
         self.assertIsNotNone(m, text[-2000:])

@@ -3,10 +3,14 @@
 // against the shared library, and against the static one under
 // AddressSanitizer + UBSan (which also checks that every handle is freed).
 // Prints "wrapper_test: N checks passed" and exits 0 when every check passes
-// (the checks are those of tests/c/check.h).
+// (the checks are those of tests/c/check.h). Its argument is the path of the
+// built-in book's file, weights/book.bin (default: relative to the current
+// directory).
 
 #include <atomic>
 #include <chrono>
+#include <fstream>
+#include <iterator>
 #include <string>
 #include <thread>
 #include <type_traits>
@@ -121,7 +125,6 @@ static void test_board() {
     CHECK(othello::version() == OTHELLO_VERSION_STRING);
     CHECK(othello::board{}.size() == 8);
 
-#ifdef OTHELLO_SIZE_MAX
     // Sized boards: every list fits, up to 16x16.
     auto big = othello::board::sized(16);
     CHECK(big.size() == 16 && big.count(othello::color::empty) == 252);
@@ -133,7 +136,6 @@ static void test_board() {
     }
     CHECK(turns == 20 && big.history().size() == 20);
     EXPECT_ERROR(othello::status::invalid_argument, [] { othello::board::sized(5); }, "size 5");
-#endif
 }
 
 static void test_engine() {
@@ -145,10 +147,11 @@ static void test_engine() {
     auto scores = e.analyze(endgame, othello::search_limits{}.depths(2, 14, 14));
     CHECK(scores.size() == 8 && scores[0].score == 18 && scores[1].score == 12 && scores[7].score == -24);
 
-    // The progress callback, in order of depth.
+    // The progress callback, in order of depth. The searches from the start
+    // below say book(0): the opening book would answer without iterating.
     othello::board b;
     std::vector<int> depths;
-    auto last = e.search(b, othello::search_limits{}.level(6), [&](const othello::search_progress &p) {
+    auto last = e.search(b, othello::search_limits{}.level(6).book(0), [&](const othello::search_progress &p) {
         depths.push_back(p.depth);
         CHECK(!p.pv.empty() && p.pv[0] == p.best_move);
 #if __cplusplus >= 202002L
@@ -156,7 +159,7 @@ static void test_engine() {
 #endif
     });
     CHECK(depths.size() == 6 && depths.back() == 6);
-    CHECK(b.is_legal(last.move));
+    CHECK(b.is_legal(last.move) && !last.from_book && last.nodes > 0);
 
     // Bad limits: exceptions naming the field.
     try {
@@ -188,7 +191,7 @@ static void test_engine() {
     std::atomic<bool> running{false};
     othello::search_result deep{};
     std::thread worker([&] {
-        deep = e.search(b, othello::search_limits{}.level(60).time_limit_ms(30000),
+        deep = e.search(b, othello::search_limits{}.level(60).book(0).time_limit_ms(30000),
                         [&](const othello::search_progress &) { running = true; });
     });
     auto start = std::chrono::steady_clock::now();
@@ -201,7 +204,7 @@ static void test_engine() {
     // A second search on a busy engine throws status::busy.
     std::atomic<bool> inside{false}, release{false};
     std::thread holder([&] {
-        e.search(b, othello::search_limits{}.level(3), [&](const othello::search_progress &) {
+        e.search(b, othello::search_limits{}.level(3).book(0), [&](const othello::search_progress &) {
             inside = true;
             while (!release) std::this_thread::sleep_for(std::chrono::milliseconds(1));
         });
@@ -215,7 +218,7 @@ static void test_engine() {
     struct enough {};
     int calls = 0;
     try {
-        e.search(b, othello::search_limits{}.level(60), [&](const othello::search_progress &) {
+        e.search(b, othello::search_limits{}.level(60).book(0), [&](const othello::search_progress &) {
             calls++;
             throw enough{};
         });
@@ -232,8 +235,78 @@ static void test_engine() {
     EXPECT_ERROR(othello::status::invalid_argument, [] { othello::engine huge{1u << 20}; }, "hash");
 }
 
-int main() {
+static void test_book(const char *book_file) {
+    othello::engine e{16};
+    othello::board b;
+    CHECK(e.get_book() == othello::book::builtin);
+
+    // The start position is in the built-in book: its four moves, one up
+    // to symmetry, so of one value.
+    auto moves = e.book_moves(b);
+    CHECK(moves.size() == 4);
+    for (const auto &m : moves) {
+        CHECK(b.is_legal(m.move) && !m.exact && m.score == moves[0].score);
+    }
+    CHECK(e.book_moves(othello::board::from_string(ffo1)).empty());
+    CHECK(e.book_moves(othello::board::sized(10)).empty());
+
+    // A level-10 search from the start is a book move; book(0) searches.
+    auto r = e.search(b, othello::search_limits{}.level(10));
+    CHECK(r.from_book && r.nodes == 0 && r.depth == 0 && b.is_legal(r.move));
+    CHECK(r.score == moves[0].score && r.pv.size() > 1 && r.pv[0] == r.move);
+    auto searched = e.search(b, othello::search_limits{}.level(4).book(0));
+    CHECK(!searched.from_book && searched.nodes > 0 && searched.depth == 4);
+    CHECK(!e.search(b, othello::search_limits{}.depths(2, 0, 0)).from_book);
+    CHECK(e.search(b, othello::search_limits{}.depths(2, 0, 0).book(1)).from_book);
+    EXPECT_ERROR(othello::status::invalid_argument, [&] { e.search(b, othello::search_limits{}.book(2)); },
+                 "limits.book 2");
+
+    // No book: no book moves, searches search.
+    e.set_book(othello::book::none);
+    CHECK(e.get_book() == othello::book::none);
+    CHECK(e.book_moves(b).empty());
+    CHECK(!e.search(b, othello::search_limits{}.level(2)).from_book);
+    EXPECT_ERROR(othello::status::invalid_argument, [&] { e.set_book(othello::book::loaded); }, "set loaded");
+    EXPECT_ERROR(othello::status::invalid_argument, [&] { e.set_book(static_cast<othello::book>(7)); }, "set 7");
+    CHECK(e.get_book() == othello::book::none);
+    e.set_book(othello::book::builtin);
+    CHECK(e.get_book() == othello::book::builtin);
+
+    // Bad books fail and the engine keeps its book.
+    const std::vector<std::uint8_t> garbage{'n', 'o', 't', ' ', 'a', ' ', 'b', 'o', 'o', 'k'};
+    EXPECT_ERROR(othello::status::invalid_argument, [&] { e.load_book_buffer(garbage); }, "garbage");
+    EXPECT_ERROR(othello::status::invalid_argument, [&] { e.load_book_buffer(std::vector<std::uint8_t>{}); },
+                 "empty buffer");
+    EXPECT_ERROR(othello::status::invalid_argument, [&] { e.load_book("/nonexistent/book.bin"); }, "no file");
+    CHECK(e.get_book() == othello::book::builtin);
+
+    // The built-in book's own file, as bytes and by path.
+    std::ifstream in(book_file, std::ios::binary);
+    const std::vector<std::uint8_t> bytes{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+    CHECK(bytes.size() > 1000);
+    const std::vector<std::uint8_t> half(bytes.begin(), bytes.begin() + bytes.size() / 2);
+    EXPECT_ERROR(othello::status::invalid_argument, [&] { e.load_book_buffer(half); }, "truncated");
+    CHECK(e.get_book() == othello::book::builtin);
+    auto f5d6 = othello::board::from_transcript("f5d6");
+    auto builtin = e.book_moves(f5d6);
+    CHECK(!builtin.empty());
+    e.load_book_buffer(bytes);
+    CHECK(e.get_book() == othello::book::loaded);
+    auto loaded = e.book_moves(f5d6);
+    CHECK(loaded.size() == builtin.size());
+    for (std::size_t i = 0; i < loaded.size() && i < builtin.size(); i++) {
+        CHECK(loaded[i].move == builtin[i].move && loaded[i].score == builtin[i].score);
+    }
+    CHECK(e.search(f5d6, othello::search_limits{}.level(4)).from_book);
+    e.set_book(othello::book::none);
+    e.load_book(book_file);
+    CHECK(e.get_book() == othello::book::loaded);
+    CHECK(e.book_moves(f5d6).size() == builtin.size());
+}
+
+int main(int argc, char **argv) {
     test_board();
     test_engine();
+    test_book(argc > 1 ? argv[1] : "weights/book.bin");
     return check_summary("wrapper_test");
 }
