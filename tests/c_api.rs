@@ -142,6 +142,14 @@ fn sizes_test_sanitized() {
     assert_sizes_test_passed(&run_program(&exe, &[], ASAN_ENV));
 }
 
+/// The built-in book's file, for engine_test's loading checks.
+fn book_file() -> String {
+    cbuild::manifest_dir()
+        .join("weights/book.bin")
+        .display()
+        .to_string()
+}
+
 fn assert_engine_test_passed(stdout: &str) {
     assert!(
         stdout.contains("engine_test: ") && stdout.contains(" checks passed"),
@@ -157,11 +165,11 @@ fn engine_test_shared() {
         Link::Shared,
         "engine_test_shared",
     );
-    assert_engine_test_passed(&run_program(&exe, &[], &[]));
+    assert_engine_test_passed(&run_program(&exe, &[&book_file()], &[]));
 }
 
 #[test]
 fn engine_test_sanitized() {
     let exe = build_sanitized("engine_test.c", &["-pthread"], "engine_test_sanitized");
-    assert_engine_test_passed(&run_program(&exe, &[], ASAN_ENV));
+    assert_engine_test_passed(&run_program(&exe, &[&book_file()], ASAN_ENV));
 }

@@ -383,8 +383,9 @@ impl Engine {
         Ok(result)
     }
 
-    /// A move of the opening book for `pos` (8x8 only): uniformly among
-    /// the book's moves within `randomness` discs of its best.
+    /// A move of the opening book for `pos` (8x8 only): with randomness,
+    /// uniformly among the book's moves within `randomness` discs of its
+    /// best.
     fn book_move<G: Geometry>(
         &self,
         pos: Position<G>,
@@ -397,11 +398,13 @@ impl Engine {
             .iter()
             .filter(|m| m.value >= top - randomness as i32)
             .collect();
-        let chosen = near[if near.len() > 1 {
-            rng.below(near.len())
+        // Without randomness, the first of the best (by square): the same
+        // move whatever the seed, as the search plays.
+        let chosen = if randomness == 0 || near.len() == 1 {
+            near[0]
         } else {
-            0
-        }];
+            near[rng.below(near.len())]
+        };
         let mut pv = vec![chosen.square];
         let mut line = pos.play(chosen.square)?;
         while pv.len() < 64 {

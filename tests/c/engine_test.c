@@ -7,6 +7,9 @@
  *  - the progress callback with its userdata, analyze and its buffers;
  *  - stop from another thread, BUSY on a second concurrent search, the time
  *    limit, determinism with a seed;
+ *  - the opening book: the built-in one and its moves, a book move from a
+ *    search (and none when the limits or the engine say no), randomness
+ *    among book moves, loading a book file (argv[1]) or bad bytes;
  *  - a small match: engine level 4 against the 1986 program's lookahead 4,
  *    both colours, seeded openings; the engine must win clearly.
  *
@@ -106,6 +109,7 @@ static void test_bad_arguments(void)
         othello_board_to_string(b, before, sizeof before, NULL);
         othello_search_limits_init(&lim);
         lim.level = 3;
+        lim.book = 0; /* the start is in the book: search it */
         CHECK(othello_engine_search(e, b, &lim, &r) == OTHELLO_STATUS_OK);
         CHECK(othello_board_is_legal(b, r.move));
         CHECK(r.pv_len >= 1 && r.pv[0] == r.move);
@@ -179,6 +183,7 @@ static void test_progress_and_analyze(void)
     size_t n = 0;
     othello_search_limits_init(&lim);
     lim.level = 6;
+    lim.book = 0;
     lim.progress = on_progress;
     lim.userdata = &log;
     CHECK(othello_engine_search(e, b, &lim, &r) == OTHELLO_STATUS_OK);
@@ -239,6 +244,7 @@ static void test_stop_busy_and_time(void)
     job.board = othello_board_new();
     othello_search_limits_init(&job.limits);
     job.limits.level = 60;
+    job.limits.book = 0;
 
     start = now_ms();
     CHECK(pthread_create(&thread, NULL, run_search, &job) == 0);
@@ -255,11 +261,13 @@ static void test_stop_busy_and_time(void)
     /* The stop does not carry over to the next search. */
     othello_search_limits_init(&job.limits);
     job.limits.level = 2;
+    job.limits.book = 0;
     CHECK(othello_engine_search(job.engine, job.board, &job.limits, &r) == OTHELLO_STATUS_OK);
     CHECK(!r.stopped && r.depth == 2);
 
     othello_search_limits_init(&job.limits);
     job.limits.level = 60;
+    job.limits.book = 0;
     job.limits.time_limit_ms = 300;
     start = now_ms();
     CHECK(othello_engine_search(job.engine, job.board, &job.limits, &r) == OTHELLO_STATUS_OK);
@@ -277,6 +285,7 @@ static void test_seeded_randomness(void)
     int distinct = 0, first = -2;
     othello_search_limits_init(&lim);
     lim.level = 3;
+    lim.book = 0;
     lim.randomness = 8;
     for (unsigned seed = 0; seed < 10; seed++) {
         othello_engine *e1 = othello_engine_new(1), *e2 = othello_engine_new(1);
@@ -346,8 +355,106 @@ static void test_match_against_classic(void)
     othello_engine_free(e);
 }
 
-int main(void)
+static void test_book(const char *book_path)
 {
+    othello_engine *e = othello_engine_new(4);
+    othello_board *b = othello_board_new();
+    othello_search_limits lim;
+    othello_search_result r;
+    othello_move_score moves[64];
+    size_t n = 0;
+    int distinct = 0;
+
+    CHECK(othello_engine_get_book(e) == OTHELLO_BOOK_BUILTIN);
+    /* The four first moves are one up to symmetry: one value. */
+    CHECK(othello_engine_book_moves(e, b, NULL, 0, &n) == OTHELLO_STATUS_OK && n == 4);
+    CHECK(othello_engine_book_moves(e, b, moves, 2, &n) == OTHELLO_STATUS_BUFFER_TOO_SMALL);
+    CHECK(othello_engine_book_moves(e, b, moves, 64, &n) == OTHELLO_STATUS_OK && n == 4);
+    for (size_t i = 0; i < n; i++) {
+        CHECK(othello_board_is_legal(b, moves[i].move) && !moves[i].exact);
+        CHECK(moves[i].score == moves[0].score);
+    }
+    othello_search_limits_init(&lim);
+    CHECK(lim.book == -1);
+    CHECK(othello_engine_search(e, b, &lim, &r) == OTHELLO_STATUS_OK);
+    CHECK(r.from_book && r.nodes == 0 && r.depth == 0 && othello_board_is_legal(b, r.move));
+    CHECK(r.pv_len >= 2 && r.pv[0] == r.move && r.score == moves[0].score);
+    /* Randomness picks among the book's near-best moves with the seed. */
+    lim.randomness = 2;
+    for (unsigned seed = 0; seed < 12; seed++) {
+        othello_search_result again;
+        lim.seed = seed;
+        CHECK(othello_engine_search(e, b, &lim, &r) == OTHELLO_STATUS_OK);
+        CHECK(othello_engine_search(e, b, &lim, &again) == OTHELLO_STATUS_OK);
+        CHECK(r.from_book && again.move == r.move);
+        distinct |= r.move != moves[0].move;
+    }
+    CHECK(distinct);
+    lim.randomness = 0;
+    /* Level 0, explicit limits and book = 0 search. */
+    lim.level = 0;
+    CHECK(othello_engine_search(e, b, &lim, &r) == OTHELLO_STATUS_OK);
+    CHECK(!r.from_book && r.nodes > 0);
+    lim.level = 4;
+    lim.book = 0;
+    CHECK(othello_engine_search(e, b, &lim, &r) == OTHELLO_STATUS_OK);
+    CHECK(!r.from_book && r.nodes > 0 && r.depth == 4);
+    lim.book = 2;
+    CHECK(othello_engine_search(e, b, &lim, &r) == OTHELLO_STATUS_INVALID_ARGUMENT);
+    CHECK(last_error_mentions("limits.book"));
+    lim.book = 1;
+    lim.level = 0;
+    CHECK(othello_engine_search(e, b, &lim, &r) == OTHELLO_STATUS_OK && r.from_book);
+
+    /* No book: nothing to look up, every level searches. */
+    CHECK(othello_engine_set_book(e, OTHELLO_BOOK_NONE) == OTHELLO_STATUS_OK);
+    CHECK(othello_engine_get_book(e) == OTHELLO_BOOK_NONE);
+    n = 9;
+    CHECK(othello_engine_book_moves(e, b, moves, 64, &n) == OTHELLO_STATUS_OK && n == 0);
+    CHECK(othello_engine_search(e, b, &lim, &r) == OTHELLO_STATUS_OK && !r.from_book);
+    CHECK(othello_engine_set_book(e, OTHELLO_BOOK_LOADED) == OTHELLO_STATUS_INVALID_ARGUMENT);
+    CHECK(othello_engine_set_book(e, (othello_book)7) == OTHELLO_STATUS_INVALID_ARGUMENT);
+    CHECK(othello_engine_set_book(NULL, OTHELLO_BOOK_NONE) == OTHELLO_STATUS_NULL_ARGUMENT);
+    CHECK(othello_engine_get_book(NULL) == OTHELLO_BOOK_NONE);
+    CHECK(othello_engine_set_book(e, OTHELLO_BOOK_BUILTIN) == OTHELLO_STATUS_OK);
+
+    /* Bad books are refused and the engine keeps its book. */
+    {
+        static const uint8_t junk[] = "OTHBOOK\0 this is not a book";
+        CHECK(othello_engine_load_book_buffer(e, junk, sizeof junk) ==
+              OTHELLO_STATUS_INVALID_ARGUMENT);
+        CHECK(last_error_mentions("book"));
+        CHECK(othello_engine_load_book_buffer(e, NULL, 3) == OTHELLO_STATUS_NULL_ARGUMENT);
+        CHECK(othello_engine_load_book(e, NULL) == OTHELLO_STATUS_NULL_ARGUMENT);
+        CHECK(othello_engine_load_book(e, "/nonexistent/book.bin") ==
+              OTHELLO_STATUS_INVALID_ARGUMENT);
+        CHECK(othello_engine_get_book(e) == OTHELLO_BOOK_BUILTIN);
+        CHECK(othello_engine_book_moves(NULL, b, moves, 64, &n) == OTHELLO_STATUS_NULL_ARGUMENT);
+        CHECK(othello_engine_book_moves(e, NULL, moves, 64, &n) == OTHELLO_STATUS_NULL_ARGUMENT);
+    }
+    /* The built-in book's file loads, and answers as the built-in one. */
+    CHECK(othello_engine_load_book(e, book_path) == OTHELLO_STATUS_OK);
+    CHECK(othello_engine_get_book(e) == OTHELLO_BOOK_LOADED);
+    CHECK(othello_engine_book_moves(e, b, moves, 64, &n) == OTHELLO_STATUS_OK && n == 4);
+    /* Other sizes have no book. */
+    {
+        othello_board *ten = othello_board_new_sized(10);
+        lim.level = 2;
+        CHECK(othello_engine_book_moves(e, ten, moves, 64, &n) == OTHELLO_STATUS_OK && n == 0);
+        CHECK(othello_engine_search(e, ten, &lim, &r) == OTHELLO_STATUS_OK && !r.from_book);
+        othello_board_free(ten);
+    }
+    othello_board_free(b);
+    othello_engine_free(e);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 2) {
+        fprintf(stderr, "usage: engine_test BOOK_FILE\n");
+        return 2;
+    }
+    test_book(argv[1]);
     test_bad_arguments();
     test_game_over_and_pass();
     test_progress_and_analyze();
