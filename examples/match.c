@@ -11,6 +11,11 @@
  * the first player's side: wins, draws, losses and the average disc
  * difference. The same arguments always give the same games.
  *
+ * The engine players play from the library's opening book (or the one of
+ * --book-file) as its levels do by default, from level 1 up: --book,
+ * --book1 and --book2 turn it on or off for both players or one; the
+ * summary tells how many book moves each played.
+ *
  * Build and run: make -C examples match && target/examples/match --help
  */
 
@@ -29,12 +34,15 @@ typedef struct {
     othello_strategy strategy;
     int level;
     othello_engine *engine;
+    int book;       /* limits.book: -1 the level's default, 0 off, 1 on */
+    int book_moves; /* book moves played in the whole match */
 } player;
 
 static void usage(FILE *out)
 {
     fprintf(out,
             "usage: match PLAYER1 PLAYER2 [--games N] [--seed S] [--opening-moves K]\n"
+            "             [--book on|off] [--book1 on|off] [--book2 on|off] [--book-file FILE]\n"
             "\n"
             "Plays N games between two players (default 10), in pairs from the same\n"
             "opening with the colours swapped, and prints W/D/L and the average disc\n"
@@ -52,6 +60,13 @@ static void usage(FILE *out)
             "                     (default 1): the same seed replays the same match\n"
             "  --opening-moves K  random moves before the players take over, 0..20\n"
             "                     (default 4)\n"
+            "  --book on|off      the opening book of both engine players: on, every\n"
+            "                     level plays book moves, 0 included; off, none does\n"
+            "                     (default: the levels' own setting, on from level 1)\n"
+            "  --book1 on|off     the same for PLAYER1 only\n"
+            "  --book2 on|off     the same for PLAYER2 only\n"
+            "  --book-file FILE   both engines play from the book in FILE (written by\n"
+            "                     othello-book) instead of the library's built-in one\n"
             "  --help             show this text\n");
 }
 
@@ -92,6 +107,8 @@ static bool parse_player(const char *text, player *p)
         }
         p->strategy = kinds[i].strategy;
         p->level = 0;
+        p->book = -1;
+        p->book_moves = 0;
         if (kinds[i].max_level < 0 ? colon != NULL
                                    : !colon || !parse_int(colon + 1, 0, kinds[i].max_level,
                                                           &p->level)) {
@@ -111,14 +128,27 @@ static void die(const char *what, othello_status st)
     exit(EXIT_FAILURE);
 }
 
+/* "on" 1, "off" 0, else -1. */
+static int on_off(const char *text)
+{
+    return strcmp(text, "on") == 0 ? 1 : strcmp(text, "off") == 0 ? 0 : -1;
+}
+
+/* Whether `p` plays from its engine's book. */
+static bool uses_book(const player *p)
+{
+    return p->strategy == OTHELLO_STRATEGY_ENGINE && (p->book == 1 || (p->book == -1 && p->level >= 1));
+}
+
 /* Plays the move `p` chooses (or the pass it must make). */
-static void play_turn(othello_board *b, const player *p, uint64_t seed)
+static void play_turn(othello_board *b, player *p, uint64_t seed)
 {
     othello_search_limits lim;
     othello_search_limits_init(&lim);
     lim.strategy = p->strategy;
     if (p->strategy == OTHELLO_STRATEGY_ENGINE) {
         lim.level = p->level;
+        lim.book = p->book;
     } else if (p->strategy == OTHELLO_STRATEGY_CLASSIC) {
         lim.classic_depth = p->level;
     }
@@ -128,6 +158,7 @@ static void play_turn(othello_board *b, const player *p, uint64_t seed)
     if (st != OTHELLO_STATUS_OK) {
         die("search", st);
     }
+    p->book_moves += r.from_book;
     st = r.move == OTHELLO_PASS ? othello_board_pass(b) : othello_board_play(b, r.move, NULL, 0, NULL);
     if (st != OTHELLO_STATUS_OK) {
         die("play", st);
@@ -142,7 +173,7 @@ static othello_board *opening(uint64_t seed, int pair, int moves, othello_engine
     if (b == NULL) {
         die("new board", othello_last_status());
     }
-    player chance = {"random", OTHELLO_STRATEGY_RANDOM, 0, e};
+    player chance = {"random", OTHELLO_STRATEGY_RANDOM, 0, e, 0, 0};
     for (int i = 0; i < moves && !othello_board_is_game_over(b); i++) {
         play_turn(b, &chance, seed * 1000003u + (uint64_t)pair * 64u + (uint64_t)i);
     }
@@ -153,6 +184,8 @@ int main(int argc, char **argv)
 {
     player players[2];
     int n_players = 0, games = 10, opening_moves = 4;
+    int book[2] = {-1, -1}; /* --book, --book1, --book2 */
+    const char *book_file = NULL;
     uint64_t seed = 1;
 
     for (int i = 1; i < argc; i++) {
@@ -182,6 +215,24 @@ int main(int argc, char **argv)
                 return 2;
             }
             i++;
+        } else if ((strcmp(arg, "--book") == 0 || strcmp(arg, "--book1") == 0 ||
+                    strcmp(arg, "--book2") == 0) &&
+                   value) {
+            int on = on_off(value);
+            if (on < 0) {
+                fprintf(stderr, "match: %s wants on or off, not '%s'\n", arg, value);
+                return 2;
+            }
+            if (strcmp(arg, "--book2") != 0) {
+                book[0] = on;
+            }
+            if (strcmp(arg, "--book1") != 0) {
+                book[1] = on;
+            }
+            i++;
+        } else if (strcmp(arg, "--book-file") == 0 && value) {
+            book_file = value;
+            i++;
         } else if (arg[0] != '-' && n_players < 2 && parse_player(arg, &players[n_players])) {
             n_players++;
         } else {
@@ -198,9 +249,20 @@ int main(int argc, char **argv)
 
     /* One engine per player, so each keeps its own table through a game. */
     for (int i = 0; i < 2; i++) {
+        players[i].book = book[i];
         players[i].engine = othello_engine_new(16);
         if (players[i].engine == NULL) {
             die("new engine", othello_last_status());
+        }
+        if (book_file != NULL &&
+            othello_engine_load_book(players[i].engine, book_file) != OTHELLO_STATUS_OK) {
+            char detail[256];
+            othello_last_error(detail, sizeof detail, NULL);
+            fprintf(stderr, "match: --book-file %s: %s\n", book_file, detail);
+            for (int j = 0; j <= i; j++) {
+                othello_engine_free(players[j].engine);
+            }
+            return 2;
         }
     }
 
@@ -251,6 +313,15 @@ int main(int argc, char **argv)
     printf("W/D/L for %s: %d/%d/%d  (%.1f%%)\n", players[0].name, wins, draws, losses,
            100.0 * (wins + 0.5 * draws) / games);
     printf("average disc difference for %s: %+.2f\n", players[0].name, (double)diff_total / games);
+    printf("book moves:");
+    for (int i = 0; i < 2; i++) {
+        const player *p = &players[i];
+        printf("%s %s %d (%s)", i == 0 ? "" : ",", p->name, p->book_moves,
+               uses_book(p) ? (book_file != NULL ? book_file : "built-in book")
+               : p->strategy == OTHELLO_STRATEGY_ENGINE ? "book off"
+                                                        : "no book");
+    }
+    printf("\n");
 
     for (int i = 0; i < 2; i++) {
         othello_engine_free(players[i].engine);

@@ -11,15 +11,20 @@
  *   set depth N           -> set myname othello<N>   (engine level N, 1..60)
  *   set game GGF          the game to think about: board (BO), moves (B/W)
  *   set contempt N        accepted and kept (centidiscs; see below)
+ *   set book 0|1          the opening book off or on (default on)
  *   move MV[/EVAL[/TIME]] a move (or PA, a pass) added to the game
  *   go                    -> status, nodestats and search lines while it
- *                            thinks, then === MV/EVAL/TIME (not played)
- *   hint N                -> search MV EVAL 0 DEPTH for the N best moves,
- *                            deeper and deeper, then an empty status line
+ *                            thinks (a book line for a book move), then
+ *                            === MV/EVAL/TIME (not played)
+ *   hint N                -> book PV EVAL 0 0 for the book's moves, best
+ *                            first, then search MV EVAL 0 DEPTH for the
+ *                            best others, deeper and deeper, N lines in
+ *                            all at each depth, then an empty status line
  *   analyze               -> analysis K EVAL for each position of the game,
  *                            from the last (K = turns played before it)
  *   ping N                -> stops any search, then pong N
- *   learn                 -> learned (the library has no book to learn in)
+ *   learn                 -> learned (the library's book is read-only:
+ *                            nothing is learned)
  *   quit, or end of input ends the program.
  *
  * Evaluations are in discs from the side to move's point of view (exact at
@@ -29,11 +34,18 @@
  * it stop. The library has no draw value, so "set contempt" changes nothing
  * in its play.
  *
+ * The opening book (the library's built-in one, or the --book-file) answers
+ * go and hint in the positions it knows, without searching; its lines are
+ * NBoard's book hints, "book PV EVAL GAMES DEPTH", with 0 games and depth 0
+ * (the library keeps neither for its book). --no-book or "set book 0"
+ * turns it off.
+ *
  * Searches run on a second thread while this one reads the next commands:
  * "ping" and "quit" stop a running search at once (its result is still sent,
  * before the pong), any other command waits for the search to end.
  *
- *   nboard [--hash MB]      (NBoard: add the engine with this command line)
+ *   nboard [--hash MB] [--no-book] [--book-file FILE]
+ *                           (NBoard: add the engine with this command line)
  *
  * Build: make -C examples nboard && target/examples/nboard
  */
@@ -451,6 +463,7 @@ struct session {
     int level;
     double contempt;
     int version;
+    bool book; /* play and hint from the engine's opening book */
 
     /* The job on the search thread: its own copy of the game. */
     bool running;
@@ -467,6 +480,29 @@ static double seconds(uint64_t ms)
     return (double)ms / 1000.0;
 }
 
+/* A principal variation as NBoard writes it, "f5d6c3", into `out`
+ * (2 * OTHELLO_PV_MAX + 1 bytes); its length. */
+static size_t pv_text(const int *pv, size_t n, char *out)
+{
+    size_t len = 0;
+    for (size_t i = 0; i < n && i < OTHELLO_PV_MAX; i++) {
+        char name[3];
+        memcpy(out + len, move_name(pv[i], name), 2);
+        len += 2;
+    }
+    out[len] = '\0';
+    return len;
+}
+
+/* A book hint: the book's line `pv` and its value. The library keeps no
+ * game counts and no search depth for its book: both are sent as 0. */
+static void send_book_line(const int *pv, size_t n, int score)
+{
+    char text[2 * OTHELLO_PV_MAX + 1];
+    pv_text(pv, n, text);
+    sendf("book %s %.2f 0 0", text, (double)score);
+}
+
 /* Progress of a "go" search: thinking output as for hints. */
 static void on_progress(const othello_search_progress *p, void *userdata)
 {
@@ -475,15 +511,8 @@ static void on_progress(const othello_search_progress *p, void *userdata)
         othello_engine_stop(s->engine);
         return;
     }
-    char pv[3 * OTHELLO_PV_MAX + 1] = "";
-    size_t len = 0;
-    for (size_t i = 0; i < p->pv_len && i < OTHELLO_PV_MAX; i++) {
-        char name[3];
-        const char *m = move_name(p->pv[i], name);
-        memcpy(pv + len, m, 2);
-        len += 2;
-    }
-    pv[len] = '\0';
+    char pv[2 * OTHELLO_PV_MAX + 1];
+    size_t len = pv_text(p->pv, p->pv_len, pv);
     char name[3];
     sendf("nodestats %" PRIu64 " %.3f", p->nodes, seconds(p->elapsed_ms));
     sendf("search %s %.2f 0 %d", len > 0 ? pv : move_name(p->best_move, name), (double)p->score, p->depth);
@@ -495,6 +524,7 @@ static void limits_for(struct session *s, int level, othello_search_limits *lim,
 {
     othello_search_limits_init(lim);
     lim->level = level;
+    lim->book = s->book ? 1 : 0;
     if (progress) {
         lim->progress = on_progress;
         lim->userdata = s;
@@ -526,8 +556,65 @@ static void job_go(struct session *s)
         send_error("go: %s", last_error());
         return;
     }
+    if (r.from_book) {
+        send_book_line(r.pv, r.pv_len, r.score);
+    }
     char name[3];
     sendf("=== %s/%.2f/%.3f", move_name(r.move, name), (double)r.score, seconds(r.elapsed_ms));
+}
+
+/* The moves the book knows in `b` (none when it is off), best first, into
+ * `moves` (64); their number, or -1 after an error sent for `what`. */
+static int book_moves(struct session *s, const othello_board *b, othello_move_score moves[64],
+                      const char *what)
+{
+    size_t n = 0;
+    if (!s->book) {
+        return 0;
+    }
+    if (othello_engine_book_moves(s->engine, b, moves, 64, &n) != OTHELLO_STATUS_OK) {
+        send_error("%s: %s", what, last_error());
+        return -1;
+    }
+    return (int)n;
+}
+
+/* The book's line from `b` that starts with `first`: `first`, then the
+ * book's best move after it, and so on while the book knows the position.
+ * Into `pv` (OTHELLO_PV_MAX); its length, or 0 after an error sent. */
+static size_t book_line(struct session *s, const othello_board *b, int first, int *pv)
+{
+    othello_board *line = othello_board_clone(b);
+    othello_move_score moves[64];
+    size_t len = 0;
+    int move = first;
+    if (line == NULL) {
+        send_error("hint: %s", last_error());
+        return 0;
+    }
+    while (len < OTHELLO_PV_MAX && othello_board_play(line, move, NULL, 0, NULL) == OTHELLO_STATUS_OK) {
+        pv[len++] = move;
+        int n = book_moves(s, line, moves, "hint");
+        if (n < 0) {
+            len = 0;
+        }
+        if (n <= 0) {
+            break;
+        }
+        move = moves[0].move;
+    }
+    othello_board_free(line);
+    return len;
+}
+
+static bool among(const othello_move_score *moves, int n, int square)
+{
+    for (int i = 0; i < n; i++) {
+        if (moves[i].move == square) {
+            return true;
+        }
+    }
+    return false;
 }
 
 static void job_hint(struct session *s)
@@ -545,8 +632,26 @@ static void job_hint(struct session *s)
         sendf("search PA %.2f 0 %d", (double)r.score, r.exact ? empties : r.depth);
         return;
     }
-    /* Deeper and deeper: levels 1, 2, ... up to the one set, each scoring
-     * every move; stops early once the scores are exact. */
+    /* The book's moves first, as it values them: no search for them. */
+    othello_move_score booked[64];
+    int n_book = book_moves(s, b, booked, "hint");
+    if (n_book < 0) {
+        return;
+    }
+    for (int i = 0; i < n_book && i < s->hints; i++) {
+        int pv[OTHELLO_PV_MAX];
+        size_t len = book_line(s, b, booked[i].move, pv);
+        if (len == 0) {
+            return;
+        }
+        send_book_line(pv, len, booked[i].score);
+    }
+    int wanted = s->hints - n_book;
+    if (wanted <= 0 || othello_board_legal_moves(b, NULL, 0) <= (size_t)n_book) {
+        return;
+    }
+    /* The others deeper and deeper: levels 1, 2, ... up to the one set,
+     * each scoring every move; stops early once the scores are exact. */
     othello_move_score scores[64];
     for (int level = 1; level <= s->level && !atomic_load(&s->cancel); level++) {
         size_t n = 0;
@@ -561,10 +666,15 @@ static void job_hint(struct session *s)
         if (atomic_load(&s->cancel)) {
             return;
         }
-        for (size_t i = 0; i < n && i < (size_t)s->hints; i++) {
+        int sent = 0;
+        for (size_t i = 0; i < n && sent < wanted; i++) {
             char name[3];
+            if (among(booked, n_book, scores[i].move)) {
+                continue;
+            }
             sendf("search %s %.2f 0 %d", move_name(scores[i].move, name), (double)scores[i].score,
                   scores[i].exact ? empties : level);
+            sent++;
         }
         if (n > 0 && scores[0].exact) {
             break;
@@ -716,7 +826,7 @@ static void cmd_set(struct session *s, char *args)
     char *value = rest_of(args);
     long v;
     if (what == NULL) {
-        send_error("set: what? (depth, game, contempt)");
+        send_error("set: what? (depth, game, contempt, book)");
     } else if (strcmp(what, "depth") == 0) {
         if (!parse_long(value, 1, 60, &v)) {
             send_error("set depth: \"%.40s\" is not a depth 1..60", value);
@@ -740,6 +850,12 @@ static void cmd_set(struct session *s, char *args)
             return;
         }
         s->contempt = c;
+    } else if (strcmp(what, "book") == 0) {
+        if (!parse_long(value, 0, 1, &v)) {
+            send_error("set book: \"%.40s\" is not 0 (off) or 1 (on)", value);
+            return;
+        }
+        s->book = v == 1;
     } else {
         send_error("set %.40s: unknown setting", what);
     }
@@ -839,20 +955,26 @@ static bool handle_input(struct session *s, char *line, size_t len)
 static void usage(FILE *out)
 {
     fprintf(out,
-            "usage: nboard [--hash MB]\n"
+            "usage: nboard [--hash MB] [--no-book] [--book-file FILE]\n"
             "\n"
             "The othello engine as an NBoard protocol program: commands on standard\n"
-            "input (nboard, set depth, set game, set contempt, move, go, hint, analyze,\n"
-            "ping, learn, quit), replies on standard output. Add it to NBoard or a\n"
-            "tournament manager as an engine with this command line.\n"
+            "input (nboard, set depth, set game, set contempt, set book, move, go, hint,\n"
+            "analyze, ping, learn, quit), replies on standard output. Add it to NBoard\n"
+            "or a tournament manager as an engine with this command line.\n"
             "\n"
-            "  --hash MB  transposition table size in MiB (default 64)\n"
-            "  --help     show this text\n");
+            "  --hash MB         transposition table size in MiB (default 64)\n"
+            "  --no-book         start with the opening book off (set book 1 turns it\n"
+            "                    on): every move is searched\n"
+            "  --book-file FILE  play from the book in FILE (written by othello-book)\n"
+            "                    instead of the library's built-in one\n"
+            "  --help            show this text\n");
 }
 
 int main(int argc, char **argv)
 {
     size_t hash_mb = 64;
+    bool book = true;
+    const char *book_file = NULL;
     for (int i = 1; i < argc; i++) {
         long v;
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
@@ -861,6 +983,10 @@ int main(int argc, char **argv)
         } else if (strcmp(argv[i], "--hash") == 0 && i + 1 < argc && parse_long(argv[i + 1], 1, 65536, &v)) {
             hash_mb = (size_t)v;
             i++;
+        } else if (strcmp(argv[i], "--no-book") == 0) {
+            book = false;
+        } else if (strcmp(argv[i], "--book-file") == 0 && i + 1 < argc) {
+            book_file = argv[++i];
         } else {
             usage(stderr);
             return 2;
@@ -871,6 +997,7 @@ int main(int argc, char **argv)
 
     struct session s = {0};
     s.level = DEFAULT_LEVEL;
+    s.book = book;
     s.game = othello_board_new();
     s.engine = othello_engine_new(hash_mb);
     atomic_init(&s.done, true);
@@ -878,6 +1005,12 @@ int main(int argc, char **argv)
     if (s.game == NULL || s.engine == NULL) {
         fprintf(stderr, "nboard: %s\n", last_error());
         return EXIT_FAILURE;
+    }
+    if (book_file != NULL && othello_engine_load_book(s.engine, book_file) != OTHELLO_STATUS_OK) {
+        fprintf(stderr, "nboard: --book-file %s: %s\n", book_file, last_error());
+        othello_engine_free(s.engine);
+        othello_board_free(s.game);
+        return 2;
     }
 
     char *line = NULL;

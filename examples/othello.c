@@ -3,8 +3,8 @@
  * recreated on the othello library. Everything the game knows about the
  * rules and about playing well comes from include/othello.h; this file is
  * only the user interface of the original: its board, prompts, messages and
- * commands, plus "stats" (listed but never written in 1986), "undo" and
- * "redo".
+ * commands, plus "stats" (listed but never written in 1986), "undo",
+ * "redo" and "book".
  *
  * Coordinates. The original prints column numbers 1-8 across and row letters
  * A-H down, and takes moves as row letter then column digit ("D3"). The
@@ -25,6 +25,11 @@
  * original's own lookahead (OTHELLO_STRATEGY_CLASSIC), so the computer picks
  * exactly the moves the 1986 program picked; --engine LEVEL plays the
  * library's real engine instead.
+ *
+ * The opening book (the library's, 8x8 only) is on unless --no-book or
+ * "book off": "suggest" then gives the book's best move and its value while
+ * the game is in the book, and the engine (not the 1986 levels, which play
+ * as they did) plays book moves from level 1 up.
  *
  * Bugs of the original fixed here: the game ends only when neither side can
  * move (not at the first pass), nothing is read uninitialised, "auto" reads
@@ -79,6 +84,7 @@ typedef struct {
     player computer; /* plays O */
     player stand_in; /* plays X once "auto" is on */
     bool autoplay;
+    bool book;       /* the opening book: suggest and the engine play from it */
     int mistakes;
     /* The last search, for "stats". */
     bool searched;
@@ -180,6 +186,26 @@ static bool same_word(const char *a, const char *b)
         }
     }
     return *a == *b;
+}
+
+/* The rest of `line` after its first word when that is `word` (lower case;
+ * the line in either case), without the spaces between; else NULL. */
+static const char *after_word(const char *line, const char *word)
+{
+    size_t n = strlen(word);
+    for (size_t i = 0; i < n; i++) {
+        if (tolower((unsigned char)line[i]) != word[i]) {
+            return NULL;
+        }
+    }
+    if (line[n] != '\0' && !isspace((unsigned char)line[n])) {
+        return NULL;
+    }
+    const char *rest = line + n;
+    while (isspace((unsigned char)*rest)) {
+        rest++;
+    }
+    return rest;
 }
 
 /* A yes/no answer: its first letter decides, anything else is the default. */
@@ -417,7 +443,9 @@ static void help(const game *g)
            "log                 print a log of all the moves so far, with other info\n"
            "stats               print numerous statistics on the game so far\n"
            "undo                take back your last move and my reply\n"
-           "redo                replay a move taken back by undo\n");
+           "redo                replay a move taken back by undo\n"
+           "book on, book off   use the opening book for suggest and --engine (now %s)\n",
+           g->book ? "on" : "off");
 }
 
 static const char *player_text(const player *p, char *buf, size_t len)
@@ -600,6 +628,12 @@ static void print_stats(game *g)
     } else {
         square_text(g, r->move, move);
     }
+    if (r->from_book) {
+        printf("  Last search (%s for %c): move %s from the opening book, value %+d\n",
+               player_text(&g->searched_with, who, sizeof who),
+               g->searched_for == OTHELLO_COLOR_BLACK ? 'X' : 'O', move, r->score);
+        return;
+    }
     printf("  Last search (%s for %c): move %s, depth %d, score %+d%s, %" PRIu64
            " nodes, %" PRIu64 " ms\n",
            player_text(&g->searched_with, who, sizeof who),
@@ -623,6 +657,8 @@ static int choose(game *g, const player *p)
         lim.classic_depth = p->level;
     } else {
         lim.level = p->level;
+        /* On: as the library's levels have it, from level 1 up. */
+        lim.book = g->book ? -1 : 0;
     }
     if (g->seeded) {
         /* Same seed, same game; a different draw at every move. */
@@ -638,6 +674,53 @@ static int choose(game *g, const player *p)
     g->searched_for = othello_board_side_to_move(g->board);
     g->searched_with = *p;
     return g->last.move;
+}
+
+/* The book's best move in the current position, into *best; false when the
+ * position is not in the book (or the board is not 8x8). */
+static bool book_best(game *g, othello_move_score *best)
+{
+    othello_move_score moves[64];
+    size_t n = 0;
+    othello_status st = othello_engine_book_moves(g->engine, g->board, moves, 64, &n);
+    if (st != OTHELLO_STATUS_OK) {
+        fail(g, "book moves", st);
+    }
+    if (n == 0) {
+        return false;
+    }
+    *best = moves[0];
+    return true;
+}
+
+/* "suggest": the book's best move and its value (discs, from X's side)
+ * while the book is on and knows the position, else the computer's choice. */
+static void suggest(game *g)
+{
+    char name[NAME_CAP];
+    othello_move_score best;
+    if (g->book && book_best(g, &best)) {
+        printf("I suggest moving at %s (book move, %+d)\n", square_text(g, best.move, name),
+               best.score);
+        return;
+    }
+    int square = choose(g, &g->computer);
+    printf("I suggest moving at %s\n", square_text(g, square, name));
+}
+
+/* "book on", "book off", or "book" alone to ask. */
+static void book_command(game *g, const char *args)
+{
+    if (same_word(args, "on")) {
+        g->book = true;
+    } else if (same_word(args, "off")) {
+        g->book = false;
+    } else if (args[0] != '\0') {
+        printf("Type book on or book off.\n");
+        return;
+    }
+    printf("The opening book is %s%s.\n", g->book ? "on" : "off",
+           g->book && g->size != 8 ? " (it knows only the 8x8 board)" : "");
 }
 
 /* Plays `square` for the side to move and shows the board with what it took. */
@@ -741,6 +824,7 @@ static void start_auto(game *g)
 static void human_turn(game *g)
 {
     char line[LINE_CAP];
+    const char *args;
     bool too_long;
     for (;;) {
         ask(g, "Move: ", line, &too_long);
@@ -756,9 +840,9 @@ static void human_turn(game *g)
         } else if (same_word(line, "printboard")) {
             print_board(g, "Reprint of Board");
         } else if (same_word(line, "suggest")) {
-            char name[NAME_CAP];
-            int square = choose(g, &g->computer);
-            printf("I suggest moving at %s\n", square_text(g, square, name));
+            suggest(g);
+        } else if ((args = after_word(line, "book")) != NULL) {
+            book_command(g, args);
         } else if (same_word(line, "auto")) {
             start_auto(g);
             return;
@@ -838,7 +922,7 @@ static void play_game(game *g)
 static void usage(FILE *out)
 {
     fprintf(out,
-            "usage: othello [--engine LEVEL] [--standard] [--seed N] [--size N]\n"
+            "usage: othello [--engine LEVEL] [--standard] [--seed N] [--size N] [--no-book]\n"
             "\n"
             "OTHELLO v" GAME_VERSION " by Jonathan Dubman (1986), on the othello library.\n"
             "You play X against the computer's O; type help during the game.\n"
@@ -855,6 +939,11 @@ static void usage(FILE *out)
             "  --size N        play on an NxN board, N even from 4 to 16 (default 8):\n"
             "                  rows A-P down and columns 1-16 across (moves like J10),\n"
             "                  or with --standard columns a-p and rows 1-16 (j10)\n"
+            "  --no-book       start with the opening book off (the book command turns\n"
+            "                  it on and off during the game); when on, suggest gives\n"
+            "                  the book's move while the game is in the book, and the\n"
+            "                  engine plays book moves from level 1 up (the 1986 skill\n"
+            "                  levels never do)\n"
             "  --help          show this text\n");
 }
 
@@ -903,6 +992,8 @@ static void parse_args(game *g, int argc, char **argv, bool *engine_given)
             exit(EXIT_SUCCESS);
         } else if (strcmp(argv[i], "--standard") == 0) {
             g->standard = true;
+        } else if (strcmp(argv[i], "--no-book") == 0) {
+            g->book = false;
         } else if ((value = option_value(argc, argv, &i, "--engine")) != NULL) {
             int level = parse_level(value, 0, 60);
             if (level < 0) {
@@ -940,6 +1031,7 @@ int main(int argc, char **argv)
     game g = {0};
     bool engine_given = false;
     g.size = 8;
+    g.book = true;
     g.computer.strategy = OTHELLO_STRATEGY_CLASSIC;
     parse_args(&g, argc, argv, &engine_given);
 

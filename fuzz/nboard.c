@@ -12,15 +12,16 @@
  *    mobility, pass, game over); its history is as long as its move number
  *    says; no job is left running;
  *  - every reply is one whole line of a kind the protocol has (set myname,
- *    pong, error, status, nodestats, search, ===, analysis, learned) with
- *    no control character in it;
+ *    pong, error, status, nodestats, search, book, ===, analysis, learned)
+ *    with no control character in it;
  *  - a line that starts no search gets at most one reply; a ping with a
  *    number gets "pong N" with its number; a reply "error ..." means that
  *    the game is as it was; only set game and moves change the game, a move
  *    by one or two turns (an implied pass);
  *  - a search job ends with "status"; go answers one "=== MV" (or an
  *    error), MV legal (PA exactly when the side to move must pass); the
- *    moves of hint's search lines are legal; analysis lines count down the
+ *    moves of hint's search lines and the first moves of its and go's book
+ *    lines are legal; analysis lines count down the
  *    game's turns; go and hint on a finished game start nothing and say so.
  */
 
@@ -164,7 +165,7 @@ static size_t fz_replies(size_t from, char **lines, size_t cap)
 static void fz_check_kind(const char *line)
 {
     static const char *const kinds[] = {("set myname " NAME), "pong ", "error ", "nodestats ",
-                                        "search ", "=== ", "analysis ", "status"};
+                                        "search ", "book ", "=== ", "analysis ", "status"};
     size_t i;
     if (strcmp(line, "learned") == 0) {
         return;
@@ -196,6 +197,10 @@ static void fz_check_job(const othello_board *b, const char *cmd, char **lines, 
                 answers++;
             } else if (fz_starts(l, "error ")) {
                 answers++;
+            } else if (fz_starts(l, "book ")) {
+                const char *sp = strchr(l + 5, ' ');
+                FZ_CHECK(sp != NULL && sp > l + 5 && (sp - (l + 5)) % 2 == 0, "go: reply \"%s\"", l);
+                fz_check_reply_move(b, l + 5, 2, l);
             } else {
                 FZ_CHECK(fz_starts(l, "status thinking") || fz_starts(l, "nodestats ") ||
                              fz_starts(l, "search "),
@@ -206,6 +211,10 @@ static void fz_check_job(const othello_board *b, const char *cmd, char **lines, 
                 const char *sp = strchr(l + 7, ' ');
                 FZ_CHECK(sp != NULL, "hint: reply \"%s\"", l);
                 fz_check_reply_move(b, l + 7, (size_t)(sp - (l + 7)), l);
+            } else if (fz_starts(l, "book ")) {
+                const char *sp = strchr(l + 5, ' ');
+                FZ_CHECK(sp != NULL && sp > l + 5 && (sp - (l + 5)) % 2 == 0, "hint: reply \"%s\"", l);
+                fz_check_reply_move(b, l + 5, 2, l);
             } else {
                 FZ_CHECK(fz_starts(l, "status thinking") || fz_starts(l, "error hint: "),
                          "hint: reply \"%s\"", l);
@@ -296,6 +305,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     memset(&s, 0, sizeof s);
     s.level = DEFAULT_LEVEL;
+    s.book = true;
     s.game = othello_board_new();
     s.engine = fz_engine;
     atomic_init(&s.done, true);

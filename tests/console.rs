@@ -10,6 +10,8 @@
 //!   and 10x10), checked by a model of any size and the printed layout;
 //! - every command (help, ?, instructions, printboard, suggest, log, stats,
 //!   undo, redo, auto, quit, stop) and every kind of wrong input;
+//! - the opening book: `book on|off` and `--no-book`, `suggest` with and
+//!   without it, the engine's book replies, the 1986 levels unchanged by it;
 //! - end of input at each of the three opening questions, at "Move:" and at
 //!   the level question of `auto`;
 //! - a scripted game under AddressSanitizer + UBSan (static library) and under
@@ -485,6 +487,25 @@ fn occurrences(haystack: &str, needle: &str) -> usize {
     haystack.matches(needle).count()
 }
 
+/// The first suggestion in `text`: "I suggest moving at E6", or with the
+/// book's value "I suggest moving at E6 (book move, +0)". The square as
+/// printed and the value of a book move; None when there is none or the
+/// line is malformed.
+fn suggestion(text: &str) -> Option<(String, Option<i32>)> {
+    let rest = text
+        .lines()
+        .find_map(|l| l.strip_prefix("I suggest moving at "))?;
+    let Some((square, note)) = rest.split_once(' ') else {
+        return Some((rest.to_string(), None));
+    };
+    let value = note.strip_prefix("(book move, ")?.strip_suffix(')')?;
+    // Printed with its sign: +0, +3, -2.
+    if !value.starts_with(['+', '-']) {
+        return None;
+    }
+    Some((square.to_string(), Some(value.parse().ok()?)))
+}
+
 // ---------------------------------------------------------------------------
 // An interactive session, for the game typed move by move
 
@@ -613,11 +634,10 @@ fn typed_game_to_the_end() {
         let square = if typed % 2 == 0 {
             s.send("suggest");
             let next = s.wait_for("Move: ", seen).expect("a prompt after suggest");
-            let answer = s.text[seen..next]
-                .lines()
-                .find_map(|l| l.strip_prefix("I suggest moving at "))
-                .unwrap_or_else(|| panic!("no suggestion in {:?}", &s.text[seen..next]))
-                .to_string();
+            let (answer, book) = suggestion(&s.text[seen..next])
+                .unwrap_or_else(|| panic!("no suggestion in {:?}", &s.text[seen..next]));
+            // The book is on by default and knows the start.
+            assert!(typed > 0 || book.is_some(), "no book move at the start");
             let square = Notation::Original
                 .parse(&answer)
                 .unwrap_or_else(|| panic!("bad suggestion {answer:?}"));
@@ -747,6 +767,121 @@ fn a_seed_replays_the_same_game() {
 }
 
 // ---------------------------------------------------------------------------
+// The opening book
+
+/// `suggest` gives the book's move and value at the start while the book
+/// is on, the 1986 lookahead's move with it off; `book` tells and switches.
+#[test]
+fn book_on_and_off() {
+    let script =
+        "\n\n0\nsuggest\nbook off\nsuggest\nbook\nBOOK  On\nsuggest\nbook maybe\nhelp\nquit\n";
+    let run = play(&[], script);
+    run.assert_clean_exit();
+    let plain = unprompted(&run.stdout);
+    let answers: Vec<&str> = plain
+        .lines()
+        .filter(|l| l.starts_with("I suggest moving at "))
+        .collect();
+    assert_eq!(answers.len(), 3, "{}", run.context());
+    let parsed: Vec<(String, Option<i32>)> = answers
+        .iter()
+        .map(|a| suggestion(a).unwrap_or_else(|| panic!("malformed {a:?}")))
+        .collect();
+    for (square, _) in &parsed {
+        assert!(
+            ["D3", "C4", "F5", "E6"].contains(&square.as_str()),
+            "{answers:?}"
+        );
+    }
+    assert!(parsed[0].1.is_some(), "on: a book move {answers:?}");
+    assert_eq!(parsed[1].1, None, "off: no book move {answers:?}");
+    assert_eq!(answers[2], answers[0], "on again: the same book move");
+    // Off, the suggestion is the 1986 lookahead's, as without a book.
+    let classic = play(&["--no-book"], "\n\n0\nsuggest\nquit\n");
+    assert_eq!(
+        suggestion(&unprompted(&classic.stdout)),
+        Some(parsed[1].clone())
+    );
+    assert_eq!(occurrences(&plain, "The opening book is off.\n"), 2);
+    assert_eq!(occurrences(&plain, "The opening book is on.\n"), 1);
+    assert_eq!(occurrences(&plain, "Type book on or book off.\n"), 1);
+    assert!(plain.contains(
+        "\nbook on, book off   use the opening book for suggest and --engine (now on)\n"
+    ));
+    assert_eq!(occurrences(&plain, "Illegal move"), 0);
+
+    // --no-book starts with it off; "book on" turns it on.
+    let run = play(
+        &["--no-book"],
+        "\n\n0\nhelp\nsuggest\nbook on\nsuggest\nquit\n",
+    );
+    run.assert_clean_exit();
+    let plain = unprompted(&run.stdout);
+    assert!(plain.contains("(now off)\n"));
+    let after_on = plain.find("The opening book is on.").expect("book on");
+    assert_eq!(
+        suggestion(&plain[..after_on]).expect("a suggestion").1,
+        None
+    );
+    assert!(suggestion(&plain[after_on..])
+        .expect("a suggestion")
+        .1
+        .is_some());
+
+    // The book knows only 8x8: on 6x6 it suggests no book move.
+    let run = play(&["--size", "6"], "\n\n0\nbook\nsuggest\nquit\n");
+    run.assert_clean_exit();
+    let plain = unprompted(&run.stdout);
+    assert!(plain.contains("The opening book is on (it knows only the 8x8 board).\n"));
+    assert_eq!(suggestion(&plain).expect("a suggestion").1, None);
+}
+
+/// The engine replies from the book (stats says so), and searches with
+/// the book off, from the command line or the `book off` command.
+#[test]
+fn the_engine_plays_from_the_book() {
+    let searched = |run: &Ran| {
+        run.assert_clean_exit();
+        let stats = run
+            .stdout
+            .lines()
+            .find(|l| l.contains("Last search (engine level 2 for O): move "))
+            .unwrap_or_else(|| panic!("no last search\n{}", run.context()))
+            .to_string();
+        assert_eq!(
+            announced(&run.stdout, "Computer moves at ", Notation::Original).len(),
+            1
+        );
+        stats
+    };
+    let on = searched(&play(&["--engine", "2"], "\n\nD3\nstats\nquit\n"));
+    assert!(on.contains(" from the opening book, value "), "{on}");
+    for (args, script) in [
+        (&["--engine", "2", "--no-book"][..], "\n\nD3\nstats\nquit\n"),
+        (&["--engine", "2"][..], "\n\nbook off\nD3\nstats\nquit\n"),
+    ] {
+        let off = searched(&play(args, script));
+        assert!(
+            off.contains(", depth 2, score ") && !off.contains(" 0 nodes"),
+            "{args:?} {script:?}: {off}"
+        );
+    }
+}
+
+/// The 1986 skill levels play as they did, book or no book.
+#[test]
+fn the_book_leaves_the_1986_levels_alone() {
+    for (args, skill) in [(&[][..], "0"), (&[][..], "2"), (&["--seed", "3"][..], "1")] {
+        let script = format!("\n\n{skill}\nD3\nauto\n{skill}\n");
+        let on = play(args, &script);
+        check_finished(&on);
+        let off_args: Vec<&str> = args.iter().copied().chain(["--no-book"]).collect();
+        let off = play(&off_args, &script);
+        assert_eq!(on.stdout, off.stdout, "skill {skill} {args:?}");
+    }
+}
+
+// ---------------------------------------------------------------------------
 // Commands
 
 #[test]
@@ -778,6 +913,7 @@ fn every_command() {
         "stats",
         "undo",
         "redo",
+        "book on, book off",
     ] {
         assert_eq!(
             plain.lines().filter(|l| l.starts_with(command)).count(),
@@ -795,13 +931,10 @@ fn every_command() {
         .expect("printboard");
     assert_eq!(reprint.cells, start_cells());
 
-    let suggestion = plain
-        .lines()
-        .find_map(|l| l.strip_prefix("I suggest moving at "))
-        .expect("suggest answers");
+    let (suggested, _) = suggestion(&plain).expect("suggest answers");
     assert!(
-        ["D3", "C4", "F5", "E6"].contains(&suggestion),
-        "suggested {suggestion}"
+        ["D3", "C4", "F5", "E6"].contains(&suggested.as_str()),
+        "suggested {suggested}"
     );
 
     // log and stats before any move; undo and redo with nothing to do
@@ -935,11 +1068,7 @@ fn undo_and_redo_through_a_game() {
         }
         s.send("suggest");
         let p = s.wait_for(PROMPT, seen).expect("a prompt after suggest");
-        let answer = s.text[seen..p]
-            .lines()
-            .find_map(|l| l.strip_prefix("I suggest moving at "))
-            .expect("a suggestion")
-            .to_string();
+        let (answer, _) = suggestion(&s.text[seen..p]).expect("a suggestion");
         seen = p + PROMPT.len();
         s.send(&answer);
         previous = Some(before);
@@ -1101,6 +1230,7 @@ fn command_line() {
         "--standard",
         "--seed N",
         "--size N",
+        "--no-book",
         "--help",
     ] {
         assert!(run.stdout.contains(flag), "--help lists {flag}");

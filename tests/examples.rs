@@ -4,6 +4,7 @@
 //! - `tour.c`: the API in one page; its output is checked line by line;
 //! - `match.c`: two players over a few seeded games: W/D/L adding up, the
 //!   colours swapped within each pair, the same seed giving the same match;
+//!   the engines' opening book on, off, per player, or read from a file;
 //! - `solve.c`: endgame positions (from `.obf` lines with their scores)
 //!   solved exactly, with mismatches and bad input reported;
 //!
@@ -230,6 +231,120 @@ fn match_two_levels() {
     assert!(r.stdout.contains("opening -  "), "no opening moves");
 }
 
+/// The `book moves:` line of a match: (player, book moves, which book).
+fn book_moves(out: &str) -> Vec<(String, usize, String)> {
+    let line = out
+        .lines()
+        .find_map(|l| l.strip_prefix("book moves: "))
+        .unwrap_or_else(|| panic!("no book moves line:\n{out}"));
+    line.split(", ")
+        .map(|part| {
+            let (name, rest) = part.split_once(' ').expect("PLAYER N (BOOK)");
+            let (n, book) = rest.split_once(' ').expect("N (BOOK)");
+            let book = book.strip_prefix('(').and_then(|b| b.strip_suffix(')'));
+            (
+                name.to_string(),
+                n.parse().expect("a number of book moves"),
+                book.expect("(BOOK)").to_string(),
+            )
+        })
+        .collect()
+}
+
+/// The engines play book moves by default from level 1 up, none with the
+/// book off for both or one player; a book file plays as the built-in book
+/// it is a copy of. From the start (no random opening), which the book knows.
+#[test]
+fn match_with_and_without_the_book() {
+    let exe = compile("match", Link::Shared);
+    let base = [
+        "engine:2",
+        "engine:1",
+        "--games",
+        "2",
+        "--opening-moves",
+        "0",
+    ];
+    let with = |extra: &[&str]| {
+        let args: Vec<&str> = base.iter().chain(extra).copied().collect();
+        let r = run(&exe, &args, "");
+        r.expect_code(0, &format!("{args:?}"));
+        check_match(&r.stdout, "engine:2", "engine:1", 2);
+        let books = book_moves(&r.stdout);
+        assert_eq!(books.len(), 2, "{:?}", r.stdout);
+        assert_eq!(
+            (books[0].0.as_str(), books[1].0.as_str()),
+            ("engine:2", "engine:1")
+        );
+        (r.stdout, books)
+    };
+    let (on, books) = with(&[]);
+    for (name, n, book) in &books {
+        assert!(*n > 0 && book == "built-in book", "{name}: {books:?}");
+    }
+    let (_, books) = with(&["--book", "off"]);
+    for (name, n, book) in &books {
+        assert!(*n == 0 && book == "book off", "{name}: {books:?}");
+    }
+    let (_, books) = with(&["--book1", "off"]);
+    assert!(books[0].1 == 0 && books[0].2 == "book off", "{books:?}");
+    assert!(books[1].1 > 0 && books[1].2 == "built-in book", "{books:?}");
+    // The last word for a player wins.
+    let (_, books) = with(&["--book", "off", "--book2", "on"]);
+    assert!(books[0].1 == 0 && books[1].1 > 0, "{books:?}");
+
+    let file = concat!(env!("CARGO_MANIFEST_DIR"), "/weights/book.bin");
+    let (from_file, books) = with(&["--book-file", file]);
+    assert!(books.iter().all(|b| b.1 > 0 && b.2 == file), "{books:?}");
+    let games = |out: &str| -> Vec<String> {
+        out.lines()
+            .filter(|l| !l.starts_with("book moves: "))
+            .map(str::to_string)
+            .collect()
+    };
+    assert_eq!(
+        games(&on),
+        games(&from_file),
+        "the same book, the same games"
+    );
+
+    // Level 0 plays no book move unless asked; other strategies have none.
+    let r = run(
+        &exe,
+        &[
+            "engine:0",
+            "classic:1",
+            "--games",
+            "2",
+            "--opening-moves",
+            "0",
+        ],
+        "",
+    );
+    r.expect_code(0, "engine:0");
+    let books = book_moves(&r.stdout);
+    assert_eq!(books[0], ("engine:0".into(), 0, "book off".into()));
+    assert_eq!(books[1], ("classic:1".into(), 0, "no book".into()));
+    let r = run(
+        &exe,
+        &[
+            "engine:0",
+            "classic:1",
+            "--games",
+            "2",
+            "--opening-moves",
+            "0",
+            "--book",
+            "on",
+        ],
+        "",
+    );
+    r.expect_code(0, "engine:0 with the book");
+    let books = book_moves(&r.stdout);
+    assert!(books[0].1 > 0 && books[0].2 == "built-in book", "{books:?}");
+    assert_eq!(books[1], ("classic:1".into(), 0, "no book".into()));
+}
+
 #[test]
 fn match_command_line() {
     let exe = compile("match", Link::Shared);
@@ -244,6 +359,10 @@ fn match_command_line() {
         "--games",
         "--seed",
         "--opening-moves",
+        "--book on|off",
+        "--book1 on|off",
+        "--book2 on|off",
+        "--book-file FILE",
     ] {
         assert!(help.stdout.contains(word), "--help explains {word}");
     }
@@ -259,6 +378,14 @@ fn match_command_line() {
         &["engine:1", "engine:2", "--games"],
         &["engine:1", "engine:2", "--seed", "x"],
         &["engine:1", "engine:2", "--bogus"],
+        &["engine:1", "engine:2", "--book", "maybe"],
+        &["engine:1", "engine:2", "--book1"],
+        &[
+            "engine:1",
+            "engine:2",
+            "--book-file",
+            "/nonexistent/book.bin",
+        ],
     ] {
         let r = run(&exe, bad, "");
         r.expect_code(2, &format!("{bad:?}"));

@@ -14,6 +14,9 @@
 //!   kept), and every other kind of bad line, none stopping the program;
 //! - `analyze` against the rules (exact scores of consecutive positions);
 //! - `learn`, `set contempt`, protocol version 1's bare moves;
+//! - the opening book: `book` lines for `hint` and `go` in the positions it
+//!   knows (and `search` lines for the moves it does not), none with
+//!   `set book 0` or `--no-book`, a book file read with `--book-file`;
 //! - a session under AddressSanitizer + UBSan (static library).
 //!
 //! Our side of the game is tracked with the crate's own rules (`Game`).
@@ -80,9 +83,19 @@ struct Session {
 
 impl Session {
     fn start(exe: &Path, env_vars: &[(&str, &str)]) -> Session {
+        Session::start_program(exe, &[], env_vars)
+    }
+
+    /// With `args` after `--hash 16`.
+    fn start_with(exe: &Path, args: &[&str]) -> Session {
+        Session::start_program(exe, args, &[])
+    }
+
+    fn start_program(exe: &Path, args: &[&str], env_vars: &[(&str, &str)]) -> Session {
         let mut child = spawn_piped(
             program(exe)
                 .args(["--hash", "16"])
+                .args(args)
                 .envs(env_vars.iter().copied()),
         );
         let stdin = child.stdin.take().expect("piped stdin");
@@ -270,12 +283,50 @@ fn check_thinking(lines: &[String]) {
     for line in lines {
         let word = line.split(' ').next().unwrap_or("");
         assert!(
-            matches!(word, "status" | "nodestats" | "search" | "==="),
+            matches!(word, "status" | "nodestats" | "search" | "book" | "==="),
             "unexpected line while thinking: {line:?}"
         );
         if word == "search" {
             parse_search(line);
         }
+        if word == "book" {
+            parse_book(line);
+        }
+    }
+}
+
+/// `book PV EVAL 0 0` (no game counts, no depth): (the PV's moves, eval).
+fn parse_book(line: &str) -> (Vec<String>, f64) {
+    let f: Vec<&str> = line.split(' ').collect();
+    assert_eq!(f.len(), 5, "book PV EVAL 0 0 expected: {line:?}");
+    assert_eq!(f[0], "book");
+    assert_eq!((f[3], f[4]), ("0", "0"), "{line:?}");
+    assert!(
+        f[1].len().is_multiple_of(2) && !f[1].is_empty(),
+        "a PV of two-letter moves: {line:?}"
+    );
+    let pv: Vec<String> = (0..f[1].len())
+        .step_by(2)
+        .map(|i| f[1][i..i + 2].to_string())
+        .collect();
+    for mv in &pv {
+        assert!(parse_square(8, mv).is_ok(), "{line:?}");
+    }
+    let eval: f64 = f[2].parse().expect("a numeric eval");
+    assert_eq!(eval.fract(), 0.0, "book values are whole discs: {line:?}");
+    (pv, eval)
+}
+
+/// Plays `pv` on a copy of `game`: every move must be legal in turn.
+fn check_line(game: &Game, pv: &[String]) {
+    let mut g = game.clone();
+    for mv in pv {
+        if g.must_pass() {
+            g.pass().expect("a forced pass");
+        }
+        let square = sq(mv);
+        assert!(g.legal_moves().has(square), "{mv} of {pv:?} is illegal");
+        g.play(square).expect("a legal move");
     }
 }
 
@@ -364,6 +415,14 @@ fn play_whole_game(exe: &Path, env_vars: &[(&str, &str)], seed: u64, analyze: bo
         if game.side_to_move() == Color::Black {
             let (lines, mv) = s.go();
             check_thinking(&lines);
+            if played.is_empty() {
+                // The book is on by default and knows the start.
+                let book = lines
+                    .iter()
+                    .find(|l| l.starts_with("book "))
+                    .expect("a book move");
+                assert_eq!(parse_book(book).0[0], mv, "{lines:?}");
+            }
             let answer = lines.last().expect("a === line").clone();
             if game.must_pass() {
                 assert_eq!(mv, "pa", "black must pass: {answer:?}");
@@ -547,6 +606,8 @@ fn ping_during_searches() {
     let mut s = Session::start(nboard_exe(), &[]);
     s.send("nboard 2");
     s.send("set depth 60");
+    // The book knows these openings: off, so that the engine searches.
+    s.send("set book 0");
     s.send(&format!(
         "set game {}",
         ggf(START, &["f5".into(), "d6".into()])
@@ -625,6 +686,7 @@ fn ping_during_searches() {
 
     // So does the end of the input.
     let mut s = Session::start(nboard_exe(), &[]);
+    s.send("set book 0");
     s.send("set depth 60");
     s.send("hint 3");
     s.until("the first hints", |l| l.starts_with("search "));
@@ -780,6 +842,9 @@ fn bad_lines_never_stop_it() {
         ("set depth 99999999999999999999999", "not a depth"),
         ("set contempt lots", "centidiscs"),
         ("set contempt", "centidiscs"),
+        ("set book", "not 0 (off) or 1 (on)"),
+        ("set book 2", "not 0 (off) or 1 (on)"),
+        ("set book on", "not 0 (off) or 1 (on)"),
         ("hint", "how many"),
         ("hint 0", "how many"),
         ("hint -3", "how many"),
@@ -889,13 +954,15 @@ fn learn_contempt_and_version_1() {
     s.send("set depth 2");
     s.send("hint 1");
     let lines = s.until("the end of the hints", |l| l == "status");
-    let (mv, _, _) = parse_search(
+    // The book knows the position after f5: its line, no search.
+    assert!(!lines.iter().any(|l| l.starts_with("search ")), "{lines:?}");
+    let (pv, _) = parse_book(
         lines
             .iter()
-            .rev()
-            .find(|l| l.starts_with("search "))
+            .find(|l| l.starts_with("book "))
             .expect("a hint"),
     );
+    let mv = &pv[0];
     assert!(["d6", "f4", "f6"].contains(&mv.as_str()), "{mv}");
     // --help, and a bad option.
     let out = program(nboard_exe())
@@ -903,12 +970,183 @@ fn learn_contempt_and_version_1() {
         .output()
         .expect("nboard --help");
     assert!(out.status.success());
-    assert!(String::from_utf8_lossy(&out.stdout).contains("--hash"));
-    let out = program(nboard_exe())
-        .arg("--bogus")
-        .output()
-        .expect("nboard --bogus");
-    assert_eq!(out.status.code(), Some(2));
+    let help = String::from_utf8_lossy(&out.stdout);
+    for option in ["--hash", "--no-book", "--book-file"] {
+        assert!(help.contains(option), "--help explains {option}");
+    }
+    for bad in [
+        &["--bogus"][..],
+        &["--book-file"],
+        &["--book-file", "/nonexistent/book.bin"],
+    ] {
+        let out = program(nboard_exe())
+            .args(bad)
+            .output()
+            .expect("nboard with bad options");
+        assert_eq!(out.status.code(), Some(2), "{bad:?}");
+        assert!(!out.stderr.is_empty(), "{bad:?} explains itself");
+    }
+    assert!(s.finish().is_empty());
+}
+
+/// The hint lines of `hint N` in `s`'s game: (book lines' PVs and evals,
+/// the last depth's search lines).
+fn hints(s: &mut Session, n: usize) -> (Vec<(Vec<String>, f64)>, Vec<(String, f64, u32)>) {
+    s.send(&format!("hint {n}"));
+    let lines = s.until("the end of the hints", |l| l == "status");
+    check_thinking(&lines);
+    let book: Vec<_> = lines
+        .iter()
+        .filter(|l| l.starts_with("book "))
+        .map(|l| parse_book(l))
+        .collect();
+    let searched: Vec<_> = lines
+        .iter()
+        .filter(|l| l.starts_with("search "))
+        .map(|l| parse_search(l))
+        .collect();
+    let last_depth = searched.iter().map(|h| h.2).max().unwrap_or(0);
+    let last = searched.into_iter().filter(|h| h.2 == last_depth).collect();
+    (book, last)
+}
+
+/// The book answers `hint` and `go` where it knows the position: `book`
+/// lines, best first, with legal lines; `set book 0` turns it off.
+#[test]
+fn book_hints_and_go() {
+    let mut s = Session::start(nboard_exe(), &[]);
+    s.send("nboard 2");
+    s.send("set depth 3");
+    assert_eq!(s.ping(1).len(), 2);
+    let start = Game::new();
+
+    // The start: every move is in the book (the four are one up to
+    // symmetry), so no search.
+    let (book, searched) = hints(&mut s, 1);
+    assert_eq!(
+        (book.len(), searched.len()),
+        (1, 0),
+        "{book:?} {searched:?}"
+    );
+    check_line(&start, &book[0].0);
+    let best = book[0].clone();
+    let (book, searched) = hints(&mut s, 10);
+    assert!(searched.is_empty(), "{searched:?}");
+    let firsts: Vec<&str> = book.iter().map(|b| b.0[0].as_str()).collect();
+    assert_eq!(book.len(), 4, "{firsts:?}");
+    for mv in ["d3", "c4", "f5", "e6"] {
+        assert!(firsts.contains(&mv), "{firsts:?}");
+    }
+    assert_eq!(book[0], best, "hint 1 is the first of hint 10");
+    assert!(
+        book.windows(2).all(|w| w[0].1 >= w[1].1),
+        "best first: {book:?}"
+    );
+    for b in &book {
+        check_line(&start, &b.0);
+    }
+
+    // go: a book move, with its line, not searched.
+    let (lines, mv) = s.go();
+    check_thinking(&lines);
+    assert!(!lines.iter().any(|l| l.starts_with("search ")), "{lines:?}");
+    let line = lines
+        .iter()
+        .find(|l| l.starts_with("book "))
+        .expect("a book line");
+    let (pv, eval) = parse_book(line);
+    assert_eq!(pv[0], mv);
+    check_line(&start, &pv);
+    let answer = lines.last().expect("the answer");
+    assert!(
+        answer.starts_with(&format!("=== {mv}/{eval:.2}/")),
+        "{lines:?}"
+    );
+
+    // Book off: searched moves only.
+    assert!(s.replies("set book 0", 2).is_empty());
+    let (book, searched) = hints(&mut s, 2);
+    assert!(
+        book.is_empty() && searched.len() == 2,
+        "{book:?} {searched:?}"
+    );
+    assert!(searched.iter().all(|h| h.2 == 3), "depth 3: {searched:?}");
+    let (lines, _) = s.go();
+    assert!(!lines.iter().any(|l| l.starts_with("book ")), "{lines:?}");
+    assert!(lines.iter().any(|l| l.starts_with("search ")), "{lines:?}");
+    // And on again.
+    assert!(s.replies("set book 1", 3).is_empty());
+    let (book, _) = hints(&mut s, 1);
+    assert_eq!(book, [best.clone()]);
+
+    assert!(s.finish().is_empty());
+
+    // A book that knows one move of the start, f5 at +2 (the file format
+    // of src/book.rs: the start is its own canonical form): a book line
+    // for it, search lines for the three others, each legal move once.
+    let mut bytes = b"OTHBOOK\0".to_vec();
+    for word in [1u32, 8, 1, 0] {
+        bytes.extend_from_slice(&word.to_le_bytes());
+    }
+    let (black, white) = (
+        (1u64 << sq("e4")) | (1 << sq("d5")),
+        (1u64 << sq("d4")) | (1 << sq("e5")),
+    );
+    bytes.extend_from_slice(&black.to_le_bytes());
+    bytes.extend_from_slice(&white.to_le_bytes());
+    bytes.extend_from_slice(&[1, sq("f5") as u8, 2]);
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("nboard");
+    std::fs::create_dir_all(&dir).expect("a directory for the book");
+    let one_move = dir.join("one-move.book");
+    std::fs::write(&one_move, &bytes).expect("writing the book");
+    let mut s = Session::start_with(
+        nboard_exe(),
+        &["--book-file", one_move.to_str().expect("UTF-8")],
+    );
+    assert_eq!(s.replies("set depth 3", 1), ["set myname othello3"]);
+    let (book, searched) = hints(&mut s, 10);
+    assert_eq!(book.len(), 1, "{book:?}");
+    let booked = book[0].0[0].clone();
+    assert!(
+        ["d3", "c4", "f5", "e6"].contains(&booked.as_str()),
+        "{book:?}"
+    );
+    assert_eq!((book[0].0.len(), book[0].1), (1, 2.0), "{book:?}");
+    let mut all: Vec<String> = searched.iter().map(|h| h.0.clone()).collect();
+    assert_eq!(all.len(), 3, "{searched:?}");
+    assert!(searched.iter().all(|h| h.2 == 3), "{searched:?}");
+    all.push(booked.clone());
+    all.sort();
+    assert_eq!(all, ["c4", "d3", "e6", "f5"]);
+    // Fewer hints than book moves: the book line only.
+    let (few, searched) = hints(&mut s, 1);
+    assert!(searched.is_empty() && few == book, "{few:?} {searched:?}");
+    let (lines, mv) = s.go();
+    assert_eq!(mv, booked);
+    assert!(
+        lines
+            .last()
+            .unwrap()
+            .starts_with(&format!("=== {mv}/2.00/")),
+        "{lines:?}"
+    );
+    assert!(s.finish().is_empty());
+
+    // --no-book: searched from the start; --book-file: the book of a file
+    // (here the library's own, so the same lines as the built-in book).
+    let mut s = Session::start_with(nboard_exe(), &["--no-book"]);
+    assert_eq!(s.replies("set depth 2", 1), ["set myname othello2"]);
+    let (book, searched) = hints(&mut s, 1);
+    assert!(
+        book.is_empty() && searched.len() == 1,
+        "{book:?} {searched:?}"
+    );
+    assert!(s.finish().is_empty());
+    let file = concat!(env!("CARGO_MANIFEST_DIR"), "/weights/book.bin");
+    let mut s = Session::start_with(nboard_exe(), &["--book-file", file]);
+    assert_eq!(s.replies("set depth 3", 1), ["set myname othello3"]);
+    let (book, _) = hints(&mut s, 1);
+    assert_eq!(book, [best]);
     assert!(s.finish().is_empty());
 }
 
@@ -919,6 +1157,7 @@ fn whole_game_under_sanitizers() {
     // A ping during a search, under the sanitizers too.
     let mut s = Session::start(&exe, ASAN_ENV);
     s.send("set depth 60");
+    s.send("set book 0");
     s.send("go");
     s.until("the search to start", |l| l.starts_with("search "));
     s.send("ping 1");
