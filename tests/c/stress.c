@@ -425,6 +425,7 @@ static void *busy_search(void *arg)
     othello_search_limits lim;
     othello_search_limits_init(&lim);
     lim.level = 30;
+    lim.book = 0; /* a book move would return before the callback runs */
     lim.time_limit_ms = 5000;
     lim.progress = busy_progress;
     lim.userdata = job;
