@@ -95,6 +95,7 @@ fn openings(count: usize, plies: usize, seed: u64) -> Vec<Position> {
     let mut limits = Limits::level(6).expect("level 6 exists");
     limits.exact_empties = 0;
     limits.wld_empties = 0;
+    limits.book = false;
     let stop = AtomicBool::new(false);
     let mut seen = HashSet::new();
     let mut out = Vec::new();
@@ -215,6 +216,9 @@ fn main() {
     if cli.time_ms > 0 {
         limits.time = Some(std::time::Duration::from_millis(cli.time_ms));
     }
+    // Both sides search every move: the match compares evaluations and
+    // selectivities, which one shared opening book would hide.
+    limits.book = false;
     let with = |s: Option<u32>| Limits {
         selectivity: s.unwrap_or(limits.selectivity),
         ..limits
