@@ -22,7 +22,7 @@ use othello::book::{canonical, Book, BookMove};
 use othello::engine::{Engine, Limits};
 use othello::notation::parse_transcript;
 use othello::Error;
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::sync::atomic::AtomicBool;
 
 /// A position in canonical form (see [`othello::book::canonical`]).
@@ -103,6 +103,52 @@ pub fn nodes(
     set.into_iter()
         .filter(|&k| !position(k).legal_moves().is_zero())
         .collect()
+}
+
+/// Deviations of a book: the positions, not yet in it, one move away from
+/// its positions that play reaches in the first `plies` moves when it
+/// chooses among the book's moves within `margin` discs of the best (as a
+/// search with randomness `margin` does). Searching them gives those
+/// positions a value for every move, so that more moves come within the
+/// margin where games actually go. Sorted; positions to pass left out.
+pub fn deviations(book: &Book, plies: usize, margin: i32) -> Vec<Key> {
+    fn walk(
+        book: &Book,
+        pos: Position,
+        ply: usize,
+        (plies, margin): (usize, i32),
+        seen: &mut HashSet<Key>,
+        new: &mut BTreeSet<Key>,
+    ) {
+        if ply >= plies || !seen.insert(key(pos)) {
+            return;
+        }
+        let moves = book.moves(pos.player, pos.opponent);
+        let Some(top) = moves.first().map(|m| m.value) else {
+            return;
+        };
+        for sq in pos.legal_moves().squares() {
+            let child = pos.play(sq).expect("a legal move");
+            if book.moves(child.player, child.opponent).is_empty() && !child.legal_moves().is_zero()
+            {
+                new.insert(key(child));
+            }
+        }
+        for m in moves.iter().filter(|m| m.value >= top - margin) {
+            let child = pos.play(m.square).expect("a legal book move");
+            walk(book, child, ply + 1, (plies, margin), seen, new);
+        }
+    }
+    let mut new = BTreeSet::new();
+    walk(
+        book,
+        Position::start(),
+        0,
+        (plies, margin),
+        &mut HashSet::new(),
+        &mut new,
+    );
+    new.into_iter().collect()
 }
 
 /// The moves of the node `k` (canonical squares) that lead to nodes.
@@ -277,6 +323,65 @@ mod tests {
         assert_eq!(nodes(&[], &games, 3, 1).len(), 5);
         // Openings count whole.
         assert_eq!(nodes(&[line("f5d6c3d3")], &[], 0, 1).len(), 5);
+    }
+
+    #[test]
+    fn deviations_are_the_unknown_moves_along_near_best_lines() {
+        // A book of the start alone: its four moves lead to one position
+        // (up to symmetry), which is the one deviation; with f5 known and
+        // worth 0 to white, d6-like replies within the margin follow.
+        let start = Position::start();
+        let mut book = Book::new();
+        book.insert(
+            start.player,
+            start.opponent,
+            &[BookMove {
+                square: 37,
+                value: 0,
+            }],
+        )
+        .unwrap();
+        let f5 = start.play(37).unwrap();
+        assert_eq!(deviations(&book, 12, 2), vec![key(f5)]);
+        assert!(deviations(&book, 0, 2).is_empty());
+        let reply = f5.legal_moves().squares().next().unwrap();
+        book.insert(
+            f5.player,
+            f5.opponent,
+            &[BookMove {
+                square: reply,
+                value: 0,
+            }],
+        )
+        .unwrap();
+        let d = deviations(&book, 12, 2);
+        // f5's three replies (the known one too: the position it leads to
+        // is not in the book yet).
+        let after = f5.play(reply).unwrap();
+        assert!(d.contains(&key(after)) || !book.moves(after.player, after.opponent).is_empty());
+        assert!(d.len() >= 3, "{}", d.len());
+        assert!(!d.contains(&key(f5)));
+    }
+
+    #[test]
+    fn shards_merge_into_the_book_of_one_run() {
+        // The searches of a node do not depend on what the engine searched
+        // before: two shards with their own engines give one run's book.
+        let openings = [line("f5d6c3d3c4"), line("f5f6e6f4"), line("f5f4e3")];
+        let all = nodes(&openings, &[], 0, 1);
+        let set: HashSet<Key> = all.iter().copied().collect();
+        let is_node = |k: Key| set.contains(&k);
+        let limits = Limits::level(3).unwrap();
+        let search = |keys: &mut dyn Iterator<Item = &Key>| -> Vec<Leaf> {
+            let mut engine = Engine::new(1);
+            keys.map(|&k| search_leaf(&mut engine, k, &limits, 3, &is_node).unwrap())
+                .collect()
+        };
+        let one = search(&mut all.iter());
+        let mut parts = search(&mut all.iter().step_by(2));
+        parts.extend(search(&mut all.iter().skip(1).step_by(2)));
+        assert_eq!(negamax(&one), negamax(&parts));
+        assert_eq!(negamax(&one).len(), all.len());
     }
 
     #[test]

@@ -25,7 +25,9 @@ use othello::board::Bits;
 use othello::book::Book;
 use othello::engine::{Engine, Limits, LEVELS};
 use othello_tools::args::parse_shard;
-use othello_tools::book::{line_positions, negamax, nodes, parse_moves, search_leaf, Key, Leaf};
+use othello_tools::book::{
+    deviations, line_positions, negamax, nodes, parse_moves, search_leaf, Key, Leaf,
+};
 use std::collections::{HashMap, HashSet};
 use std::io::Write;
 use std::sync::atomic::AtomicBool;
@@ -78,6 +80,14 @@ enum Command {
         /// Transposition table, MiB.
         #[arg(long, default_value_t = 16)]
         hash: usize,
+        /// Instead of the sources' positions, the deviations of this book
+        /// (see `othello_tools::book::deviations`): the positions one move
+        /// off its lines within --margin of the best, in the first --plies.
+        #[arg(long, value_name = "BOOK")]
+        deviate: Option<String>,
+        /// With --deviate: the margin in discs.
+        #[arg(long, default_value_t = 2)]
+        margin: i32,
     },
     /// Negamaxes part files into a book file.
     Merge {
@@ -155,7 +165,17 @@ fn main() {
             shard,
             out,
             hash,
-        } => build(&sources, level, shard, &out, hash),
+            deviate,
+            margin,
+        } => build(
+            &sources,
+            deviate.as_deref(),
+            margin,
+            level,
+            shard,
+            &out,
+            hash,
+        ),
         Command::Merge {
             parts,
             out,
@@ -173,31 +193,64 @@ fn main() {
     }
 }
 
-fn build(sources: &Sources, level: u32, (k, n): (usize, usize), out: &str, hash: usize) {
-    let (xot, games) = load_sources(sources);
-    let all = nodes(&xot, &games, sources.plies, sources.min_games);
-    // File names without their directories: the same plan on machines that
-    // keep the collections in different places.
-    let names = |files: &[String]| -> String {
-        let name = |f: &String| {
-            let p = std::path::Path::new(f);
-            p.file_name()
-                .map_or(f.clone(), |n| n.to_string_lossy().into_owned())
-        };
-        files.iter().map(name).collect::<Vec<_>>().join(",")
+/// A file's name without its directories: the same plan on machines that
+/// keep the files in different places.
+fn file_name(f: &str) -> String {
+    std::path::Path::new(f)
+        .file_name()
+        .map_or(f.to_string(), |n| n.to_string_lossy().into_owned())
+}
+
+fn build(
+    sources: &Sources,
+    deviate: Option<&str>,
+    margin: i32,
+    level: u32,
+    (k, n): (usize, usize),
+    out: &str,
+    hash: usize,
+) {
+    // The positions to search, every position that counts as a node (for
+    // the moves that lead to one), and how the plan line names them.
+    let (all, set, what) = match deviate {
+        Some(path) => {
+            let book = load_book(path);
+            let new = deviations(&book, sources.plies, margin);
+            let mut set: HashSet<Key> = book.entries().into_iter().map(|(k, _)| k).collect();
+            set.extend(new.iter().copied());
+            let what = format!(
+                "deviate={} plies={} margin={margin}",
+                file_name(path),
+                sources.plies
+            );
+            (new, set, what)
+        }
+        None => {
+            let (xot, games) = load_sources(sources);
+            let all = nodes(&xot, &games, sources.plies, sources.min_games);
+            let names = |files: &[String]| -> String {
+                files
+                    .iter()
+                    .map(|f| file_name(f))
+                    .collect::<Vec<_>>()
+                    .join(",")
+            };
+            let what = format!(
+                "xot={} games={} plies={} min-games={}",
+                names(&sources.xot),
+                names(&sources.games),
+                sources.plies,
+                sources.min_games
+            );
+            let set = all.iter().copied().collect();
+            (all, set, what)
+        }
     };
     let plan = format!(
-        "% othello-book part xot={} games={} plies={} min-games={} positions={} level={level} shard={k}/{n}",
-        names(&sources.xot),
-        names(&sources.games),
-        sources.plies,
-        sources.min_games,
+        "% othello-book part {what} positions={} level={level} shard={k}/{n}",
         all.len()
     );
-    let is_node = {
-        let set: HashSet<Key> = all.iter().copied().collect();
-        move |key: Key| set.contains(&key)
-    };
+    let is_node = move |key: Key| set.contains(&key);
     let done = resume(out, &plan);
     let mine: Vec<Key> = all
         .iter()
