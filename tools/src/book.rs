@@ -228,7 +228,7 @@ pub fn search_leaf(
     let pos = position(k);
     let mut others = pos.legal_moves();
     for (sq, _) in book_children(k, is_node) {
-        others = others & !<u64 as Bits>::bit(sq);
+        others &= !<u64 as Bits>::bit(sq);
     }
     if others.is_zero() {
         return Ok(Leaf {
