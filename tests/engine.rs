@@ -140,11 +140,85 @@ fn same_seed_same_move_and_randomness_stays_near_best() {
 }
 
 #[test]
+fn the_book_answers_from_level_1_unless_told_not_to() {
+    let stop = AtomicBool::new(false);
+    let pos = Position::start()
+        .play(parse_square(8, "f5").unwrap())
+        .unwrap();
+    let mut engine = Engine::new(8);
+    let known = engine.book_moves(pos);
+    assert!(known.len() >= 3, "{known:?}");
+    let r = engine
+        .search(pos, &Limits::level(12).unwrap(), &stop, &mut |_| {})
+        .unwrap();
+    assert!(r.from_book && r.nodes == 0 && r.best == Some(known[0].square));
+    assert_eq!(r.score, known[0].value * othello::eval::SCALE);
+    // The line follows the book's best moves, all legal.
+    let mut line = pos;
+    for &sq in &r.pv {
+        line = line.play(sq).expect("a legal book line");
+    }
+    assert!(r.pv.len() > 4, "{:?}", r.pv);
+    for limits in [
+        Limits::level(0).unwrap(),
+        Limits::explicit(4, 0, 0).unwrap(),
+        Limits {
+            book: false,
+            ..Limits::level(4).unwrap()
+        },
+    ] {
+        let r = engine.search(pos, &limits, &stop, &mut |_| {}).unwrap();
+        assert!(!r.from_book && r.nodes > 0);
+    }
+    engine.set_book(None);
+    assert!(engine.book_moves(pos).is_empty());
+    let r = engine
+        .search(pos, &Limits::level(4).unwrap(), &stop, &mut |_| {})
+        .unwrap();
+    assert!(!r.from_book && r.nodes > 0);
+}
+
+#[test]
+fn book_and_randomness_2_vary_the_first_twelve_moves() {
+    // 100 games between two engines with the book and randomness 2 from
+    // the start (level 1 once out of the book). The book's values leave
+    // few moves within 2 discs in the first plies, so a repeated opening
+    // or two among 100 is expected (README: 1.9 repeats per 100 games on
+    // average over 30 runs); without the book's randomness they would all
+    // be one game.
+    let stop = AtomicBool::new(false);
+    let mut engines = [Engine::new(1), Engine::new(1)];
+    let mut openings = std::collections::HashSet::new();
+    let mut from_book = 0;
+    for game in 0..100u64 {
+        let mut pos = Position::start();
+        let mut line = Vec::new();
+        for ply in 0..12u64 {
+            let mut limits = Limits::level(1).unwrap();
+            limits.randomness = 2;
+            limits.seed = game * 100 + ply;
+            let r = engines[(ply % 2) as usize]
+                .search(pos, &limits, &stop, &mut |_| {})
+                .unwrap();
+            from_book += r.from_book as u32;
+            let sq = r.best.expect("no pass this early");
+            line.push(sq);
+            pos = pos.play(sq).unwrap();
+        }
+        openings.insert(line);
+    }
+    assert!(openings.len() >= 95, "{} distinct openings", openings.len());
+    // Most of those moves came from the book.
+    assert!(from_book > 1000, "{from_book} of 1200 moves from the book");
+}
+
+#[test]
 fn stop_from_another_thread_returns_a_legal_move() {
     let stop = AtomicBool::new(false);
     let pos = Position::start();
     let mut limits = Limits::level(30).unwrap();
     limits.depth = 30;
+    limits.book = false; // the start is in the book
     let mut engine = Engine::new(8);
     let start = Instant::now();
     let r = std::thread::scope(|s| {

@@ -989,9 +989,14 @@ fn learn_contempt_and_version_1() {
     assert!(s.finish().is_empty());
 }
 
+/// A `book` hint line: its PV and eval.
+type BookHint = (Vec<String>, f64);
+/// A `search` hint line: its first move, eval and depth.
+type SearchHint = (String, f64, u32);
+
 /// The hint lines of `hint N` in `s`'s game: (book lines' PVs and evals,
 /// the last depth's search lines).
-fn hints(s: &mut Session, n: usize) -> (Vec<(Vec<String>, f64)>, Vec<(String, f64, u32)>) {
+fn hints(s: &mut Session, n: usize) -> (Vec<BookHint>, Vec<SearchHint>) {
     s.send(&format!("hint {n}"));
     let lines = s.until("the end of the hints", |l| l == "status");
     check_thinking(&lines);
@@ -1077,7 +1082,7 @@ fn book_hints_and_go() {
     // And on again.
     assert!(s.replies("set book 1", 3).is_empty());
     let (book, _) = hints(&mut s, 1);
-    assert_eq!(book, [best.clone()]);
+    assert_eq!(book, std::slice::from_ref(&best));
 
     assert!(s.finish().is_empty());
 

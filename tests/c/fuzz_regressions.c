@@ -91,7 +91,7 @@ static void test_struct_size_inside_a_field(void)
     }
     for (i = 0; i < sizeof whole / sizeof whole[0]; i++) {
         othello_search_limits_init(&lim);
-        lim.level = 1;
+        lim.level = 0; /* a search (levels from 1 play the start from the book) */
         lim.progress = count_progress;
         lim.struct_size = whole[i];
         progress_calls = 0;
