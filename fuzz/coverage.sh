@@ -19,7 +19,7 @@ cd "$root"
 
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-    targets=(api square board_string transcript nboard ggf)
+    targets=(api square board_string transcript nboard ggf book)
     grep -q othello_engine_load_weights_buffer include/othello.h && targets+=(weights)
 fi
 

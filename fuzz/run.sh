@@ -5,7 +5,7 @@
 #   fuzz/run.sh all SECONDS            # every target, one after the other
 #   fuzz/run.sh build [TARGET]         # only build (all targets by default)
 #
-# TARGET is one of: api square board_string transcript nboard ggf weights
+# TARGET is one of: api square board_string transcript nboard ggf book weights
 # (fuzz/TARGET.c; weights only when include/othello.h declares
 # othello_engine_load_weights_buffer). nboard and ggf include the NBoard
 # protocol program examples/nboard.c.
@@ -26,11 +26,11 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
 
-targets=(api square board_string transcript nboard ggf)
+targets=(api square board_string transcript nboard ggf book)
 # The weights file parser, once othello.h declares its loader.
 grep -q othello_engine_load_weights_buffer include/othello.h && targets+=(weights)
 # Longest input per target and the time after which one input is a hang.
-declare -A max_len=([api]=1024 [square]=16 [board_string]=300 [transcript]=400 [nboard]=4096 [ggf]=2048 [weights]=2048)
+declare -A max_len=([api]=1024 [square]=16 [board_string]=300 [transcript]=400 [nboard]=4096 [ggf]=2048 [book]=4096 [weights]=2048)
 timeout_s=10
 
 usage() {

@@ -87,6 +87,12 @@ fn replay_ggf() {
     replay_with("ggf", &["-pthread"]);
 }
 
+/// The opening book file parser.
+#[test]
+fn replay_book() {
+    replay("book");
+}
+
 /// Only once `othello.h` declares the weights loader (`fuzz/run.sh` checks
 /// the same).
 #[test]
