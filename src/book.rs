@@ -24,7 +24,6 @@
 use crate::error::Error;
 use once_cell::sync::Lazy;
 use std::collections::HashMap;
-use std::sync::Arc;
 
 /// The first bytes of a book file.
 pub const MAGIC: &[u8; 8] = b"OTHBOOK\0";
@@ -35,8 +34,8 @@ const HEADER: usize = 24;
 /// The book built into the library (see README: what it covers and how it
 /// was built).
 static DEFAULT_BYTES: &[u8] = include_bytes!("../weights/book.bin");
-static DEFAULT: Lazy<Arc<Book>> =
-    Lazy::new(|| Arc::new(Book::from_bytes(DEFAULT_BYTES).expect("the built-in book is valid")));
+static DEFAULT: Lazy<Book> =
+    Lazy::new(|| Book::from_bytes(DEFAULT_BYTES).expect("the built-in book is valid"));
 
 /// A move of a book position with its value (discs, side to move's view).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -44,6 +43,30 @@ pub struct BookMove {
     /// `row * 8 + col`.
     pub square: u32,
     pub value: i32,
+}
+
+/// Which opening book an engine plays from. The built-in book is read
+/// when a search first looks in it, not when an engine is made.
+#[derive(Clone, Debug, Default)]
+pub enum BookChoice {
+    /// No book: every move is searched.
+    None,
+    /// The book built into the library ([`Book::builtin`]).
+    #[default]
+    Builtin,
+    /// A book read from a file or bytes.
+    Loaded(std::sync::Arc<Book>),
+}
+
+impl BookChoice {
+    /// The book chosen, if any.
+    pub fn book(&self) -> Option<&Book> {
+        match self {
+            BookChoice::None => None,
+            BookChoice::Builtin => Some(Book::builtin()),
+            BookChoice::Loaded(book) => Some(book),
+        }
+    }
 }
 
 /// Positions (in canonical form) and their moves.
@@ -119,19 +142,25 @@ fn square_under(sq: u32, k: usize, forward: bool) -> u32 {
     t.trailing_zeros()
 }
 
-fn legal_moves(p: u64, o: u64) -> u64 {
-    crate::board::s8::moves_of(p, o)
-}
-
 impl Book {
     /// An empty book.
     pub fn new() -> Book {
         Book::default()
     }
 
-    /// The book built into the library, shared by every engine.
-    pub fn builtin() -> Arc<Book> {
-        DEFAULT.clone()
+    /// The book built into the library, read once, shared by every engine
+    /// that plays from it.
+    pub fn builtin() -> &'static Book {
+        &DEFAULT
+    }
+
+    /// Reads a book file: InvalidArgument for a file that cannot be read,
+    /// or as [`Book::from_bytes`].
+    pub fn load(path: &std::path::Path) -> Result<Book, Error> {
+        let bytes = std::fs::read(path).map_err(|e| {
+            Error::InvalidArgument(format!("cannot read the book {}: {e}", path.display()))
+        })?;
+        Book::from_bytes(&bytes)
     }
 
     /// Number of positions.
@@ -281,7 +310,7 @@ fn check_position(p: u64, o: u64, moves: &[(u8, i8)]) -> Result<(), Error> {
             "a square holds discs of both sides".into(),
         ));
     }
-    let legal = legal_moves(p, o);
+    let legal = crate::board::s8::moves_of(p, o);
     let mut seen = 0u64;
     for &(sq, v) in moves {
         if sq >= 64 || legal & (1u64 << sq) == 0 || seen & (1u64 << sq) != 0 {

@@ -170,7 +170,7 @@ fn the_book_answers_from_level_1_unless_told_not_to() {
         let r = engine.search(pos, &limits, &stop, &mut |_| {}).unwrap();
         assert!(!r.from_book && r.nodes > 0);
     }
-    engine.set_book(None);
+    engine.set_book(othello::book::BookChoice::None);
     assert!(engine.book_moves(pos).is_empty());
     let r = engine
         .search(pos, &Limits::level(4).unwrap(), &stop, &mut |_| {})

@@ -1134,13 +1134,16 @@ class Engine:
         """Loads trained pattern weights, from a file path or from the bytes
         of such a file, and searches with them (``Evaluation.TRAINED``).
         ``InvalidArgumentError`` for an unreadable or corrupt file."""
-        h = self._h
+        self._load(source, _lib.othello_engine_load_weights, _lib.othello_engine_load_weights_buffer)
+
+    def _load(self, source: Union[str, os.PathLike, bytes, bytearray], from_path, from_buffer) -> None:
+        """Calls ``from_buffer`` with the bytes of ``source``, or ``from_path``
+        with its path: the loaders of weights and books."""
         if isinstance(source, (bytes, bytearray)):
             data = (ctypes.c_uint8 * len(source)).from_buffer_copy(source)
-            _check(_lib.othello_engine_load_weights_buffer(h, data, len(source)))
+            _check(from_buffer(self._h, data, len(source)))
         else:
-            path = os.fsencode(source)
-            _check(_lib.othello_engine_load_weights(h, path))
+            _check(from_path(self._h, os.fsencode(source)))
 
     @property
     def book(self) -> Book:
@@ -1159,13 +1162,7 @@ class Engine:
         a file (written by ``othello-book merge``), and plays from it
         (``Book.LOADED``). ``InvalidArgumentError`` for an unreadable,
         corrupt or foreign file; the engine then keeps its book."""
-        h = self._h
-        if isinstance(source, (bytes, bytearray)):
-            data = (ctypes.c_uint8 * len(source)).from_buffer_copy(source)
-            _check(_lib.othello_engine_load_book_buffer(h, data, len(source)))
-        else:
-            path = os.fsencode(source)
-            _check(_lib.othello_engine_load_book(h, path))
+        self._load(source, _lib.othello_engine_load_book, _lib.othello_engine_load_book_buffer)
 
     def book_moves(self, board: Board) -> List[MoveScore]:
         """The moves the engine's book knows in ``board``'s position, best

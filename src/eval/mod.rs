@@ -18,6 +18,17 @@ use std::sync::Arc;
 /// Evaluation units per disc.
 pub const SCALE: i32 = 100;
 
+/// A score in centi-discs rounded to the nearest disc, halves away from
+/// zero: how scores are reported in discs (the C API, the book).
+pub fn discs(centi: i32) -> i32 {
+    let half = SCALE / 2;
+    (if centi >= 0 {
+        centi + half
+    } else {
+        centi - half
+    }) / SCALE
+}
+
 /// The largest 8x8 evaluation, 63 discs: exact results reach 64, so a search
 /// that scores finished games exactly never sees an estimate claim more than
 /// the largest real win. (Other sizes: [`v1::max_eval`].)

@@ -2,11 +2,11 @@
 //! from a file or a buffer, or none; and the book's moves in a position.
 
 use super::board::{board_ref, othello_board};
-use super::engine::{engine_ref, othello_engine, othello_move_score, Claim};
-use super::{boundary, boundary_status, othello_status, write_list, Failure};
-use crate::book::Book;
+use super::engine::{configure, engine_ref, othello_engine, othello_move_score, Claim};
+use super::{boundary, boundary_status, othello_status, read_path, write_list, Failure};
+use crate::book::{Book, BookChoice};
 use othello_status::*;
-use std::ffi::{c_char, c_int, CStr};
+use std::ffi::{c_char, c_int};
 use std::sync::Arc;
 
 /// Which opening book an engine plays from. A 32-bit integer in C.
@@ -26,11 +26,8 @@ pub enum othello_book {
 /// `othello_book` in the header.
 pub type othello_book_arg = i32;
 
-fn set(e: *mut othello_engine, book: Option<Arc<Book>>) -> Result<(), Failure> {
-    // SAFETY: the caller passes an engine from othello_engine_new or NULL.
-    let claim = Claim::take(unsafe { engine_ref(e) }?)?;
-    claim.engine().set_book(book);
-    Ok(())
+fn set(e: *mut othello_engine, book: BookChoice) -> Result<(), Failure> {
+    configure(e, |engine| engine.set_book(book))
 }
 
 /// Chooses the book of `e`'s later searches: OTHELLO_BOOK_NONE or
@@ -46,8 +43,8 @@ pub unsafe extern "C" fn othello_engine_set_book(
 ) -> othello_status {
     boundary_status(|| {
         let book = match book {
-            0 => None,
-            1 => Some(Book::builtin()),
+            0 => BookChoice::None,
+            1 => BookChoice::Builtin,
             v => {
                 return Err(Failure::new(
                     OTHELLO_STATUS_INVALID_ARGUMENT,
@@ -68,9 +65,9 @@ pub unsafe extern "C" fn othello_engine_get_book(e: *const othello_engine) -> ot
     boundary(othello_book::OTHELLO_BOOK_NONE, || {
         let claim = Claim::take(engine_ref(e)?)?;
         Ok(match claim.engine().book() {
-            None => othello_book::OTHELLO_BOOK_NONE,
-            Some(b) if Arc::ptr_eq(b, &Book::builtin()) => othello_book::OTHELLO_BOOK_BUILTIN,
-            Some(_) => othello_book::OTHELLO_BOOK_LOADED,
+            BookChoice::None => othello_book::OTHELLO_BOOK_NONE,
+            BookChoice::Builtin => othello_book::OTHELLO_BOOK_BUILTIN,
+            BookChoice::Loaded(_) => othello_book::OTHELLO_BOOK_LOADED,
         })
     })
 }
@@ -87,20 +84,8 @@ pub unsafe extern "C" fn othello_engine_load_book(
 ) -> othello_status {
     boundary_status(|| {
         engine_ref(e)?;
-        if path.is_null() {
-            return Err(Failure::null("path"));
-        }
-        let path = CStr::from_ptr(path).to_str().map_err(|_| {
-            Failure::new(OTHELLO_STATUS_INVALID_ARGUMENT, "path is not valid UTF-8")
-        })?;
-        let bytes = std::fs::read(path).map_err(|err| {
-            Failure::new(
-                OTHELLO_STATUS_INVALID_ARGUMENT,
-                format!("cannot read the book {path}: {err}"),
-            )
-        })?;
-        let book = Book::from_bytes(&bytes)?;
-        set(e, Some(Arc::new(book)))
+        let book = Book::load(read_path(path)?)?;
+        set(e, BookChoice::Loaded(Arc::new(book)))
     })
 }
 
@@ -119,7 +104,7 @@ pub unsafe extern "C" fn othello_engine_load_book_buffer(
             return Err(Failure::null("data"));
         }
         let book = Book::from_bytes(std::slice::from_raw_parts(data, len))?;
-        set(e, Some(Arc::new(book)))
+        set(e, BookChoice::Loaded(Arc::new(book)))
     })
 }
 

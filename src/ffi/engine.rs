@@ -8,7 +8,7 @@ use crate::engine::{
     in_range, Engine, Limits, Progress, SearchResult, Strategy, CLASSIC_DEPTHS, LEVELS, MAX_LEVEL,
     RANDOMNESS, SELECTIVITIES,
 };
-use crate::eval::SCALE;
+use crate::eval::discs;
 use crate::search::probcut::EXACT_SELECTIVITY;
 use othello_status::*;
 use std::cell::UnsafeCell;
@@ -209,6 +209,18 @@ impl Drop for Claim<'_> {
     }
 }
 
+/// Runs `change` on the engine behind `e` (NULL_ARGUMENT for NULL, BUSY
+/// during a search): the one way the setters change an engine.
+pub(super) fn configure(
+    e: *mut othello_engine,
+    change: impl FnOnce(&mut Engine),
+) -> Result<(), Failure> {
+    // SAFETY: the caller passes an engine from othello_engine_new or NULL.
+    let claim = Claim::take(unsafe { engine_ref(e) }?)?;
+    change(claim.engine());
+    Ok(())
+}
+
 pub(super) unsafe fn engine_ref<'a>(
     e: *const othello_engine,
 ) -> Result<&'a othello_engine, Failure> {
@@ -220,16 +232,6 @@ fn out_of_memory(hash_mb: usize) -> Failure {
         OTHELLO_STATUS_OUT_OF_MEMORY,
         format!("cannot allocate a transposition table of {hash_mb} MiB (0 = the default)"),
     )
-}
-
-fn discs(centi: i32) -> c_int {
-    // Round to the nearest disc, halves away from zero.
-    let half = SCALE / 2;
-    (if centi >= 0 {
-        centi + half
-    } else {
-        centi - half
-    }) / SCALE
 }
 
 /// A new engine with a transposition table of `hash_mb` MiB (0 = the default,

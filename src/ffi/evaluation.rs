@@ -1,12 +1,12 @@
 //! C functions choosing an engine's evaluation: v1 or the trained pattern
 //! evaluation, with weights built in or loaded from a file or a buffer.
 
-use super::engine::{engine_ref, othello_engine, Claim};
-use super::{boundary, boundary_status, othello_status, Failure};
+use super::engine::{configure, engine_ref, othello_engine, Claim};
+use super::{boundary, boundary_status, othello_status, read_path, Failure};
 use crate::eval::pattern::PatternWeights;
 use crate::eval::Evaluator;
 use othello_status::*;
-use std::ffi::{c_char, CStr};
+use std::ffi::c_char;
 use std::sync::Arc;
 
 /// The evaluation at the leaves of an engine's midgame search. A 32-bit
@@ -26,10 +26,7 @@ pub enum othello_evaluation {
 pub type othello_evaluation_arg = i32;
 
 fn set(e: *mut othello_engine, eval: Evaluator) -> Result<(), Failure> {
-    // SAFETY: the caller passes an engine from othello_engine_new or NULL.
-    let claim = Claim::take(unsafe { engine_ref(e) }?)?;
-    claim.engine().set_evaluator(eval);
-    Ok(())
+    configure(e, |engine| engine.set_evaluator(eval))
 }
 
 /// Chooses the evaluation of `e`'s later searches: OTHELLO_EVALUATION_V1,
@@ -83,13 +80,7 @@ pub unsafe extern "C" fn othello_engine_load_weights(
 ) -> othello_status {
     boundary_status(|| {
         engine_ref(e)?;
-        if path.is_null() {
-            return Err(Failure::null("path"));
-        }
-        let path = CStr::from_ptr(path).to_str().map_err(|_| {
-            Failure::new(OTHELLO_STATUS_INVALID_ARGUMENT, "path is not valid UTF-8")
-        })?;
-        let w = PatternWeights::load(std::path::Path::new(path))?;
+        let w = PatternWeights::load(read_path(path)?)?;
         set(e, Evaluator::Pattern(Arc::new(w)))
     })
 }

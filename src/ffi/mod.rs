@@ -207,6 +207,18 @@ pub(crate) unsafe fn read_str<'a>(text: *const c_char, what: &str) -> Result<&'a
     })
 }
 
+/// Reads a file path argument: NULL_ARGUMENT for NULL, INVALID_ARGUMENT
+/// when it is not UTF-8 (the loaders of weights and books).
+pub(crate) unsafe fn read_path<'a>(path: *const c_char) -> Result<&'a std::path::Path, Failure> {
+    if path.is_null() {
+        return Err(Failure::null("path"));
+    }
+    let path = CStr::from_ptr(path)
+        .to_str()
+        .map_err(|_| Failure::new(OTHELLO_STATUS_INVALID_ARGUMENT, "path is not valid UTF-8"))?;
+    Ok(std::path::Path::new(path))
+}
+
 /// Copies `text` and a NUL into `(buf, len)`; `*out_n` gets the length without
 /// the NUL, or on BUFFER_TOO_SMALL the size needed with it.
 pub(crate) unsafe fn write_str(

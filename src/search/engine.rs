@@ -19,14 +19,13 @@ use super::table::{key, Table, NO_MOVE};
 use super::{Abort, Budget};
 use crate::board::position::distinct_moves;
 use crate::board::{Bits, Geometry, Position};
-use crate::book::Book;
+use crate::book::{BookChoice, BookMove};
 use crate::classic;
 use crate::error::Error;
 use crate::eval::{Evaluate, Evaluator, SCALE};
 use crate::rng::Rng;
 use std::ops::RangeInclusive;
 use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// The highest level.
@@ -215,7 +214,7 @@ pub struct Engine {
     /// Multi-ProbCut's confidence in the current search (see `probcut`).
     cut: f32,
     /// The opening book of 8x8 searches whose limits ask for it.
-    book: Option<Arc<Book>>,
+    book: BookChoice,
 }
 
 /// The default table size in MiB.
@@ -240,26 +239,27 @@ impl Engine {
             eval: Evaluator::default(),
             size: 0,
             cut: f32::INFINITY,
-            book: Some(Book::builtin()),
+            book: BookChoice::Builtin,
         })
     }
 
-    /// The opening book (the built-in one unless changed), if any.
-    pub fn book(&self) -> Option<&Arc<Book>> {
-        self.book.as_ref()
+    /// The opening book it plays from (the built-in one unless changed).
+    pub fn book(&self) -> &BookChoice {
+        &self.book
     }
 
     /// The moves the opening book knows in `pos`, best first (none on other
     /// sizes than 8x8, or without a book).
-    pub fn book_moves<G: Geometry>(&self, pos: Position<G>) -> Vec<crate::book::BookMove> {
-        match &self.book {
-            Some(book) if G::N == 8 => book.moves(to_u64(pos.player), to_u64(pos.opponent)),
+    pub fn book_moves<G: Geometry>(&self, pos: Position<G>) -> Vec<BookMove> {
+        // On 8x8 a bit set's first word is the book's `u64` board.
+        match self.book.book() {
+            Some(book) if G::N == 8 => book.moves(pos.player.words()[0], pos.opponent.words()[0]),
             _ => Vec::new(),
         }
     }
 
-    /// Chooses the opening book (None: play without one).
-    pub fn set_book(&mut self, book: Option<Arc<Book>>) {
+    /// Chooses the opening book.
+    pub fn set_book(&mut self, book: BookChoice) {
         self.book = book;
     }
 
@@ -741,11 +741,6 @@ impl Engine {
         out.sort_by_key(|m| std::cmp::Reverse(m.score));
         Ok(out)
     }
-}
-
-/// The squares of an 8x8 bit set as a `u64` (bit `row * 8 + col`).
-fn to_u64<B: crate::board::Bits>(bits: B) -> u64 {
-    bits.squares().fold(0, |acc, sq| acc | 1u64 << sq)
 }
 
 fn budget<'a>(stop: &'a AtomicBool, limits: &Limits, start: Instant) -> Budget<'a> {

@@ -243,7 +243,7 @@ pub fn search_leaf(
     let stop = AtomicBool::new(false);
     let r = engine.search_among(pos, others, &limits, &stop, &mut |_| {})?;
     let sq = r.best.expect("a move: the side to move has some");
-    let value = (r.score as f64 / othello::eval::SCALE as f64).round() as i32;
+    let value = othello::eval::discs(r.score);
     Ok(Leaf {
         key: k,
         best: Some((sq, value.clamp(-64, 64))),

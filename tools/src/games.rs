@@ -66,13 +66,23 @@ pub fn parse_line(line: &str) -> Result<TextGame, Error> {
 /// Reads a collection: `(line index, game)` for every line that `keep`
 /// accepts (by its 0-based index); a bad line is an error naming it.
 pub fn read(path: &str, keep: impl Fn(usize) -> bool) -> Result<Vec<(usize, TextGame)>, Error> {
+    read_with(path, keep, parse_line)
+}
+
+/// As [`read`], each line read by `parse` (the opening book reads move
+/// lists, which XOT openings are: they have no result).
+pub fn read_with<T>(
+    path: &str,
+    keep: impl Fn(usize) -> bool,
+    parse: impl Fn(&str) -> Result<T, Error>,
+) -> Result<Vec<(usize, T)>, Error> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| Error::Parse(format!("cannot read {path}: {e}")))?;
     text.lines()
         .enumerate()
         .filter(|(i, l)| keep(*i) && !l.trim().is_empty())
         .map(|(i, l)| {
-            parse_line(l)
+            parse(l)
                 .map(|g| (i, g))
                 .map_err(|e| Error::Parse(format!("{path}:{}: {e}", i + 1)))
         })

@@ -24,10 +24,13 @@ use clap::{Parser, Subcommand};
 use othello::board::Bits;
 use othello::book::Book;
 use othello::engine::{Engine, Limits, LEVELS};
+use othello::eval::discs;
 use othello_tools::args::parse_shard;
 use othello_tools::book::{
     deviations, line_positions, negamax, nodes, parse_moves, search_leaf, Key, Leaf,
 };
+use othello_tools::games::read_with;
+use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 use std::io::Write;
 use std::sync::atomic::AtomicBool;
@@ -135,12 +138,8 @@ fn fail(msg: impl std::fmt::Display) -> ! {
 }
 
 fn read_lines(path: &str) -> Vec<Vec<u32>> {
-    let text = std::fs::read_to_string(path).unwrap_or_else(|e| fail(format!("{path}: {e}")));
-    text.lines()
-        .enumerate()
-        .filter(|(_, l)| !l.trim().is_empty())
-        .map(|(i, l)| parse_moves(l).unwrap_or_else(|e| fail(format!("{path}:{}: {e}", i + 1))))
-        .collect()
+    let lines = read_with(path, |_| true, parse_moves).unwrap_or_else(|e| fail(e));
+    lines.into_iter().map(|(_, moves)| moves).collect()
 }
 
 fn load_sources(s: &Sources) -> (Vec<Vec<u32>>, Vec<Vec<u32>>) {
@@ -149,12 +148,12 @@ fn load_sources(s: &Sources) -> (Vec<Vec<u32>>, Vec<Vec<u32>>) {
     (xot, games)
 }
 
-fn load_book(path: &str) -> std::sync::Arc<Book> {
+/// A `--book` value: `builtin` or a book file.
+fn load_book(path: &str) -> Cow<'static, Book> {
     if path == "builtin" {
-        return Book::builtin();
+        return Cow::Borrowed(Book::builtin());
     }
-    let bytes = std::fs::read(path).unwrap_or_else(|e| fail(format!("{path}: {e}")));
-    std::sync::Arc::new(Book::from_bytes(&bytes).unwrap_or_else(|e| fail(format!("{path}: {e}"))))
+    Cow::Owned(Book::load(path.as_ref()).unwrap_or_else(|e| fail(e)))
 }
 
 fn main() {
@@ -421,14 +420,7 @@ fn cover(book: &Book, sources: &Sources) {
     }
 }
 
-fn verify(
-    book: &std::sync::Arc<Book>,
-    sample: usize,
-    seed: u64,
-    level: u32,
-    hash: usize,
-    (k, n): (usize, usize),
-) {
+fn verify(book: &Book, sample: usize, seed: u64, level: u32, hash: usize, (k, n): (usize, usize)) {
     if !LEVELS.contains(&level) {
         fail(format!("level {level} is outside 0..60"));
     }
@@ -442,7 +434,6 @@ fn verify(
         }
     }
     let mut engine = Engine::try_new(hash).unwrap_or_else(|| fail("out of memory"));
-    engine.set_book(Some(book.clone()));
     let stop = AtomicBool::new(false);
     let mut limits = Limits::level(level).unwrap_or_else(|e| fail(e));
     limits.book = false;
@@ -459,7 +450,7 @@ fn verify(
         let r = engine
             .search(pos, &limits, &stop, &mut |_| {})
             .unwrap_or_else(|e| fail(e));
-        let score = (r.score as f64 / othello::eval::SCALE as f64).round() as i32;
+        let score = discs(r.score);
         let diff = (score - best.value).abs();
         sum += diff as i64;
         within += (diff <= 2) as usize;
@@ -476,22 +467,8 @@ fn verify(
         );
         let _ = std::io::stdout().flush();
     }
-    // Lookups: the time a book move takes through a search call.
-    let mut play = Limits::level(level).unwrap_or_else(|e| fail(e));
-    play.book = true;
-    let t = Instant::now();
-    let mut lookups = 0;
-    for &i in &picked {
-        let pos = othello_tools::book::position(entries[i].0);
-        let r = engine
-            .search(pos, &play, &stop, &mut |_| {})
-            .unwrap_or_else(|e| fail(e));
-        assert!(r.from_book);
-        lookups += 1;
-    }
-    let per = t.elapsed().as_secs_f64() * 1e6 / lookups.max(1) as f64;
     println!(
-        "positions {count}: mean |book - level {level}| {:.2} discs, within 2 discs {within} ({:.1}%), worst {worst}, same best move {same}; a book move takes {per:.0} us",
+        "positions {count}: mean |book - level {level}| {:.2} discs, within 2 discs {within} ({:.1}%), worst {worst}, same best move {same}",
         sum as f64 / count.max(1) as f64,
         100.0 * within as f64 / count.max(1) as f64
     );
