@@ -1,6 +1,6 @@
 //! Midgame search speed over an `.obf` file:
 //! `cargo bench --bench midgame -- [FILE] [--depth N] [--hash MB]
-//! [--selectivity S] [--weights FILE]` (defaults `benches/data/wthor-40.obf`
+//! [--selectivity S] [--weights FILE] [--threads N]` (defaults `benches/data/wthor-40.obf`
 //! in the crate, depth 10, 64 MB, selectivity 5 = none; `OTHELLO_EVAL=v1` or
 //! `trained` chooses the evaluation, `--weights` a trained weights file).
 //!
@@ -40,6 +40,7 @@ fn main() {
     let depth = option("--depth", 10);
     let mb = option("--hash", 64) as usize;
     let selectivity = option("--selectivity", EXACT_SELECTIVITY as u64) as u32;
+    let threads = option("--threads", 1) as u32;
     let weights = args
         .iter()
         .position(|a| a == "--weights")
@@ -49,6 +50,7 @@ fn main() {
     });
     let mut limits = Limits::explicit(depth as i64, 0, 0).unwrap_or_else(|e| panic!("{e}"));
     limits.selectivity = selectivity;
+    limits.threads = threads;
     let text = std::fs::read_to_string(&file).unwrap_or_else(|e| panic!("{file}: {e}"));
     let mut engine = Engine::new(mb);
     if std::env::var("OTHELLO_EVAL").as_deref() == Ok("v1") {

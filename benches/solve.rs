@@ -1,5 +1,6 @@
-//! Exact solver over an `.obf` file: `cargo bench --bench solve -- FILE [HASH_MB]`
-//! (`OTHELLO_EVAL=v1` or `trained` chooses the evaluation ordering the moves).
+//! Exact solver over an `.obf` file: `cargo bench --bench solve -- FILE [HASH_MB]
+//! [--threads N]` (`OTHELLO_EVAL=v1` or `trained` chooses the evaluation
+//! ordering the moves; `--threads` the search's threads, 1 by default).
 //! Per position: best move, score, whether it matches the file's best score,
 //! time, nodes and nodes/s; then totals.
 //!
@@ -14,10 +15,18 @@ use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 fn main() {
-    let args: Vec<String> = std::env::args()
+    let mut args: Vec<String> = std::env::args()
         .skip(1)
         .filter(|a| a != "--bench")
         .collect();
+    let threads: u32 = match args.iter().position(|a| a == "--threads") {
+        None => 1,
+        Some(i) => {
+            let n = args.get(i + 1).and_then(|a| a.parse().ok());
+            args.drain(i..(i + 2).min(args.len()));
+            n.expect("--threads N")
+        }
+    };
     if let Some(i) = args.iter().position(|a| a == "--size") {
         let size: i64 = args
             .get(i + 1)
@@ -45,6 +54,8 @@ fn main() {
     let mut limits = Limits::level(0).expect("level 0 exists");
     limits.depth = 10;
     limits.exact_empties = 60;
+    limits.threads = threads;
+    println!("threads: {threads}");
     let (mut total_nodes, mut total_secs, mut right, mut count) = (0u64, 0f64, 0, 0);
     for (i, line) in text.lines().enumerate() {
         if line.len() < 66 {

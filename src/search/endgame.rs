@@ -14,6 +14,7 @@
 //! target and for x86-64-v3 CPUs, chosen once at run time.
 
 use super::midgame::Searcher;
+use super::parallel::Busy;
 use super::table::{key, key_of, Table, NO_MOVE};
 use super::{Abort, Budget};
 use crate::board::position::distinct_moves;
@@ -25,6 +26,9 @@ use std::mem::MaybeUninit;
 const SHALLOW: u32 = 6;
 /// From this many empties on, results go to the transposition table.
 const HASH_EMPTIES: u32 = 8;
+/// From this many empties on, with other threads, a move another thread is
+/// solving waits for last (see [`super::parallel`]).
+const DEFER_EMPTIES: u32 = 12;
 /// Higher than any score (256 discs at most).
 pub const INF: i32 = 300;
 /// Weight of the ordering search's value (centi-discs) against mobility
@@ -157,9 +161,11 @@ unsafe fn node_haswell<const DEEP: bool, G: Geometry, E: Evaluate<G>>(
 /// An exact solver over one transposition table; `eval` is the evaluation
 /// of the midgame searches that order moves.
 pub struct Solver<'t, 'b, E> {
-    pub table: &'t mut Table,
+    pub table: &'t Table,
     pub budget: &'t mut Budget<'b>,
     pub eval: &'t E,
+    /// The positions other threads are solving (None: one thread).
+    pub busy: Option<&'t Busy>,
 }
 
 impl<E> Solver<'_, '_, E> {
@@ -518,27 +524,45 @@ impl<E> Solver<'_, '_, E> {
         let (alpha0, beta0) = (alpha, beta);
         let mut best = -INF;
         let mut best_sq = NO_MOVE;
-        for (i, &(x, f)) in list.as_slice().iter().enumerate() {
-            let (cp, co) = (o ^ f, p ^ f ^ G::B::bit(x));
-            let score = if i == 0 {
-                -I::node::<true, G, E>(self, cp, co, -beta, -alpha, false)?
-            } else {
-                let s = -I::node::<true, G, E>(self, cp, co, -alpha - 1, -alpha, false)?;
-                if s > alpha && s < beta {
-                    -I::node::<true, G, E>(self, cp, co, -beta, -s, false)?
-                } else {
-                    s
+        let busy = self.busy.filter(|_| n >= DEFER_EMPTIES);
+        // Moves left for last because another thread is on them.
+        let mut deferred = 0u64;
+        'passes: for pass in 0..2 {
+            for (i, &(x, f)) in list.as_slice().iter().enumerate() {
+                if pass == 1 && deferred & 1 << i == 0 {
+                    continue;
                 }
-            };
-            if score > best {
-                best = score;
-                best_sq = x as u16;
-                if score > alpha {
-                    alpha = score;
-                    if alpha >= beta {
-                        break;
+                let (cp, co) = (o ^ f, p ^ f ^ G::B::bit(x));
+                let mark = match busy {
+                    Some(busy) if i > 0 && pass == 0 => {
+                        let mark = Busy::mark(key_of::<G>(cp, co));
+                        if busy.is_busy(mark) {
+                            deferred |= 1 << i;
+                            continue;
+                        }
+                        busy.enter(mark);
+                        Some((busy, mark))
+                    }
+                    _ => None,
+                };
+                let score = self.child::<G, I>(cp, co, i == 0, alpha, beta);
+                if let Some((busy, mark)) = mark {
+                    busy.leave(mark);
+                }
+                let score = score?;
+                if score > best {
+                    best = score;
+                    best_sq = x as u16;
+                    if score > alpha {
+                        alpha = score;
+                        if alpha >= beta {
+                            break 'passes;
+                        }
                     }
                 }
+            }
+            if deferred == 0 {
+                break;
             }
         }
         if use_hash {
@@ -552,6 +576,31 @@ impl<E> Solver<'_, '_, E> {
             self.table.store(k, n.min(255) as u8, true, lo, hi, best_sq);
         }
         Ok(best)
+    }
+
+    /// The exact value of the move to (cp, co) for the side at the node: the
+    /// first move in the whole window, the others in a null window first.
+    #[inline(always)]
+    fn child<G: Geometry, I: Isa>(
+        &mut self,
+        cp: G::B,
+        co: G::B,
+        first: bool,
+        alpha: i32,
+        beta: i32,
+    ) -> Result<i32, Abort>
+    where
+        E: Evaluate<G>,
+    {
+        if first {
+            return Ok(-I::node::<true, G, E>(self, cp, co, -beta, -alpha, false)?);
+        }
+        let s = -I::node::<true, G, E>(self, cp, co, -alpha - 1, -alpha, false)?;
+        if s > alpha && s < beta {
+            Ok(-I::node::<true, G, E>(self, cp, co, -beta, -s, false)?)
+        } else {
+            Ok(s)
+        }
     }
 
     /// Enhanced transposition cutoff: a move whose resulting position the
@@ -621,6 +670,7 @@ impl<E> Solver<'_, '_, E> {
                         // Ordering only: a selective value would do too,
                         // but measured node counts are for exact ones.
                         cut: f32::INFINITY,
+                        busy: None,
                     };
                     let inf = super::midgame::INF;
                     // The reply's value is the opponent's: higher is worse for us.
@@ -692,7 +742,7 @@ mod tests {
 
     fn solver_equals_minimax<G: Geometry>(count: usize, max_empties: u32) {
         let stop = AtomicBool::new(false);
-        let mut table = Table::new(4);
+        let table = Table::new(4);
         let mut rng = Rng::new(42 + G::N as u64);
         let mut checked = 0;
         while checked < count {
@@ -703,9 +753,10 @@ mod tests {
             let exact = minimax(pos);
             let mut budget = Budget::new(&stop);
             let mut s = Solver {
-                table: &mut table,
+                table: &table,
                 budget: &mut budget,
                 eval: &V1,
+                busy: None,
             };
             assert_eq!(s.solve(pos, -INF, INF).unwrap(), exact, "{pos:?}");
             assert!(s.solve(pos, exact - 1, exact).unwrap() >= exact);
@@ -774,12 +825,13 @@ mod tests {
                 };
                 let (p, o) = (pos.player, pos.opponent);
                 let run = |baseline: bool| {
-                    let mut table = Table::new(1);
+                    let table = Table::new(1);
                     let mut budget = Budget::new(&stop);
                     let mut s = Solver {
-                        table: &mut table,
+                        table: &table,
                         budget: &mut budget,
                         eval: &V1,
+                        busy: None,
                     };
                     let v = match (baseline, empties <= SHALLOW) {
                         (true, true) => {

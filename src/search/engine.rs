@@ -14,6 +14,7 @@
 
 use super::endgame::Solver;
 use super::midgame::{Searcher, INF};
+use super::parallel::{resolve_threads, Busy, Team, MAX_THREADS};
 use super::probcut::{self, EXACT_SELECTIVITY};
 use super::table::{key, Table, NO_MOVE};
 use super::{Abort, Budget};
@@ -59,6 +60,8 @@ pub const SELECTIVITIES: RangeInclusive<u32> = 0..=EXACT_SELECTIVITY;
 pub const LEVEL_SELECTIVITY: u32 = 4;
 /// Randomness, in discs.
 pub const RANDOMNESS: RangeInclusive<u32> = 0..=64;
+/// Threads of a search (0: one per core).
+pub const THREADS: RangeInclusive<u32> = 0..=MAX_THREADS;
 /// The lowest level that plays from the opening book.
 pub const BOOK_MIN_LEVEL: u32 = 1;
 /// The lookahead of the classic strategy (the original's skill levels).
@@ -111,6 +114,12 @@ pub struct Limits {
     /// best, chosen with `seed`), without searching. Levels from
     /// [`BOOK_MIN_LEVEL`] set it; explicit limits do not.
     pub book: bool,
+    /// Threads of the search: 1 (the default) searches on the caller's
+    /// thread alone and is reproducible; more add helper threads sharing the
+    /// table (see [`crate::search::parallel`]), which find exact scores as
+    /// exactly but may return another of equal moves, other midgame scores
+    /// and node counts from run to run. 0: one per core.
+    pub threads: u32,
 }
 
 impl Limits {
@@ -134,6 +143,7 @@ impl Limits {
             seed: 0,
             selectivity: LEVEL_SELECTIVITY,
             book: level >= BOOK_MIN_LEVEL,
+            threads: 1,
         })
     }
 
@@ -156,6 +166,7 @@ impl Limits {
         in_range("limits.wld_empties", self.wld_empties.into(), EMPTIES)?;
         in_range("limits.randomness", self.randomness.into(), RANDOMNESS)?;
         in_range("limits.selectivity", self.selectivity.into(), SELECTIVITIES)?;
+        in_range("limits.threads", self.threads.into(), THREADS)?;
         if let Strategy::Classic(n) = self.strategy {
             in_range("limits.classic_depth", n.into(), CLASSIC_DEPTHS)?;
         }
@@ -376,7 +387,8 @@ impl Engine {
         self.prepare::<G>();
         self.cut = probcut::SELECTIVITY_T[limits.selectivity as usize];
         let mut budget = budget(stop, limits, start);
-        let mut result = self.run(pos, moves, limits, &mut budget, start, progress, &mut rng);
+        let mut result =
+            self.run_threads(pos, moves, limits, &mut budget, start, progress, &mut rng);
         result.nodes = budget.nodes;
         result.stopped = budget.stopped;
         result.elapsed = start.elapsed();
@@ -423,9 +435,13 @@ impl Engine {
         })
     }
 
+    /// [`Engine::run`] on `limits.threads` threads: the caller's gives the
+    /// result, the helpers search the same root beside it (see
+    /// [`crate::search::parallel`]) and stop when it is done. `budget` ends
+    /// with every thread's nodes.
     #[allow(clippy::too_many_arguments)]
-    fn run<G: Geometry>(
-        &mut self,
+    fn run_threads<G: Geometry>(
+        &self,
         pos: Position<G>,
         moves: G::B,
         limits: &Limits,
@@ -433,6 +449,69 @@ impl Engine {
         start: Instant,
         progress: &mut dyn FnMut(&Progress),
         rng: &mut Rng,
+    ) -> SearchResult {
+        let threads = resolve_threads(limits.threads);
+        if threads <= 1 {
+            return self.run(pos, moves, limits, budget, start, progress, rng, None);
+        }
+        let team = Team::default();
+        let busy = Busy::default();
+        std::thread::scope(|s| {
+            let helpers: Vec<_> = (1..threads)
+                .map(|i| {
+                    let mut own = budget.for_team(&team);
+                    let busy = &busy;
+                    s.spawn(move || {
+                        let mut rng = Rng::new(limits.seed ^ u64::from(i));
+                        let mut quiet = |_: &Progress| {};
+                        self.run(
+                            pos,
+                            moves,
+                            limits,
+                            &mut own,
+                            start,
+                            &mut quiet,
+                            &mut rng,
+                            Some(busy),
+                        );
+                        own.nodes
+                    })
+                })
+                .collect();
+            let mut own = budget.for_team(&team);
+            let result = self.run(
+                pos,
+                moves,
+                limits,
+                &mut own,
+                start,
+                progress,
+                rng,
+                Some(&busy),
+            );
+            team.finish();
+            // A helper that panicked only lost its count: the result is the
+            // caller's thread's.
+            let helped: u64 = helpers.into_iter().map(|h| h.join().unwrap_or(0)).sum();
+            budget.nodes += own.nodes + helped;
+            budget.stopped |= own.stopped;
+            result
+        })
+    }
+
+    /// One thread's search of the root (`busy`: the marks it shares with
+    /// the other threads, if any).
+    #[allow(clippy::too_many_arguments)]
+    fn run<G: Geometry>(
+        &self,
+        pos: Position<G>,
+        moves: G::B,
+        limits: &Limits,
+        budget: &mut Budget,
+        start: Instant,
+        progress: &mut dyn FnMut(&Progress),
+        rng: &mut Rng,
+        busy: Option<&Busy>,
     ) -> SearchResult {
         let empties = pos.empties().count();
         let squares = G::SQUARES as i32;
@@ -468,8 +547,8 @@ impl Engine {
             if !time_left || budget.check().is_err() {
                 break;
             }
-            let Ok(s) = self.iterate(pos, depth, score, &mut root, budget, limits.randomness > 0)
-            else {
+            let all = limits.randomness > 0;
+            let Ok(s) = self.iterate(pos, depth, score, &mut root, budget, all, busy) else {
                 break;
             };
             score = s;
@@ -482,7 +561,7 @@ impl Engine {
                 score: s,
                 best: result.best,
                 pv: &result.pv,
-                nodes: budget.nodes,
+                nodes: budget.total(),
                 elapsed: start.elapsed(),
                 exact: false,
             });
@@ -490,9 +569,10 @@ impl Engine {
         if solving && budget.check().is_ok() {
             let exact = empties <= limits.exact_empties;
             let mut solver = Solver {
-                table: &mut self.table,
+                table: &self.table,
                 budget,
                 eval: &self.eval,
+                busy,
             };
             let solved = if exact {
                 solve_with_aspiration(&mut solver, pos, result.score / SCALE)
@@ -520,9 +600,10 @@ impl Engine {
                     for &(sq, _) in &root {
                         let child = pos.play_with(sq, pos.flips(sq));
                         let mut solver = Solver {
-                            table: &mut self.table,
+                            table: &self.table,
                             budget,
                             eval: &self.eval,
+                            busy,
                         };
                         match solver.solve(child, -squares, squares) {
                             Ok(v) => scored.push((sq, -v * SCALE)),
@@ -553,14 +634,16 @@ impl Engine {
         result
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn iterate<G: Geometry>(
-        &mut self,
+        &self,
         pos: Position<G>,
         depth: u32,
         guess: i32,
         root: &mut [(u32, i32)],
         budget: &mut Budget,
         all: bool,
+        busy: Option<&Busy>,
     ) -> Result<i32, Abort> {
         let mut window = SCALE / 2;
         let (mut lo, mut hi) = if depth <= 2 || all {
@@ -569,7 +652,7 @@ impl Engine {
             (guess - window, guess + window)
         };
         loop {
-            let s = self.root_search(pos, depth, lo, hi, root, budget, all)?;
+            let s = self.root_search(pos, depth, lo, hi, root, budget, all, busy)?;
             if s <= lo && lo > -INF {
                 window *= 4;
                 lo = (s - window).max(-INF);
@@ -584,7 +667,7 @@ impl Engine {
 
     #[allow(clippy::too_many_arguments)]
     fn root_search<G: Geometry>(
-        &mut self,
+        &self,
         pos: Position<G>,
         depth: u32,
         mut alpha: i32,
@@ -592,15 +675,17 @@ impl Engine {
         root: &mut [(u32, i32)],
         budget: &mut Budget,
         all: bool,
+        busy: Option<&Busy>,
     ) -> Result<i32, Abort> {
         let alpha0 = alpha;
         let mut best = -INF;
         let mut scores: Vec<i32> = vec![-INF; root.len()];
         let mut searcher = Searcher {
-            table: &mut self.table,
+            table: &self.table,
             budget,
             eval: &self.eval,
             cut: self.cut,
+            busy,
         };
         for (i, &(sq, _)) in root.iter().enumerate() {
             let child = pos.play_with(sq, pos.flips(sq));
@@ -715,17 +800,19 @@ impl Engine {
             let child = pos.play_with(sq, pos.flips(sq));
             let score = if exact {
                 let mut solver = Solver {
-                    table: &mut self.table,
+                    table: &self.table,
                     budget: &mut budget,
                     eval: &self.eval,
+                    busy: None,
                 };
                 solver.solve(child, -squares, squares).map(|v| -v * SCALE)
             } else {
                 let mut searcher = Searcher {
-                    table: &mut self.table,
+                    table: &self.table,
                     budget: &mut budget,
                     eval: &self.eval,
                     cut: probcut::SELECTIVITY_T[limits.selectivity as usize],
+                    busy: None,
                 };
                 searcher.pvs(child, limits.depth - 1, -INF, INF).map(|v| -v)
             };

@@ -4,6 +4,7 @@
 //! potential mobility and square values). Scores are in centi-discs
 //! ([`SCALE`] per disc); finished games score their exact result.
 
+use super::parallel::Busy;
 use super::probcut;
 use super::table::{key_of, Table, NO_MOVE};
 use super::{Abort, Budget};
@@ -16,15 +17,21 @@ pub const INF: i32 = 300 * SCALE;
 /// From this remaining depth on, moves are ordered by a shallow search.
 const SHALLOW_ORDER_DEPTH: u32 = 4;
 
+/// From this remaining depth on, with other threads, a move another thread
+/// is searching waits for last (see [`super::parallel`]).
+const DEFER_DEPTH: u32 = 4;
+
 /// A midgame searcher over one transposition table and an evaluation `E`.
 pub struct Searcher<'t, 'b, E> {
-    pub table: &'t mut Table,
+    pub table: &'t Table,
     pub budget: &'t mut Budget<'b>,
     /// The evaluation at the depth limit.
     pub eval: &'t E,
     /// Multi-ProbCut's confidence `t` (see [`probcut`]); infinite: no
     /// selective cuts, the search is exact to its depth.
     pub cut: f32,
+    /// The positions other threads are searching (None: one thread).
+    pub busy: Option<&'t Busy>,
 }
 
 /// The value at the depth limit: the evaluation, except for the finished
@@ -125,27 +132,45 @@ impl<E> Searcher<'_, '_, E> {
         let (alpha0, beta0) = (alpha, beta);
         let mut best = -INF;
         let mut best_sq = NO_MOVE;
-        for (i, &(x, f)) in list.iter().enumerate() {
-            let (cp, co) = (o ^ f, p ^ f ^ G::B::bit(x));
-            let score = if i == 0 {
-                -self.node::<G>(cp, co, depth - 1, -beta, -alpha, false)?
-            } else {
-                let s = -self.node::<G>(cp, co, depth - 1, -alpha - 1, -alpha, false)?;
-                if s > alpha && s < beta {
-                    -self.node::<G>(cp, co, depth - 1, -beta, -s, false)?
-                } else {
-                    s
+        let busy = self.busy.filter(|_| depth >= DEFER_DEPTH);
+        // Moves left for last because another thread is on them.
+        let mut deferred = 0u64;
+        'passes: for pass in 0..2 {
+            for (i, &(x, f)) in list.iter().enumerate() {
+                if pass == 1 && deferred & 1 << i == 0 {
+                    continue;
                 }
-            };
-            if score > best {
-                best = score;
-                best_sq = x as u16;
-                if score > alpha {
-                    alpha = score;
-                    if alpha >= beta {
-                        break;
+                let (cp, co) = (o ^ f, p ^ f ^ G::B::bit(x));
+                let mark = match busy {
+                    Some(busy) if i > 0 && pass == 0 => {
+                        let mark = Busy::mark(key_of::<G>(cp, co));
+                        if busy.is_busy(mark) {
+                            deferred |= 1 << i;
+                            continue;
+                        }
+                        busy.enter(mark);
+                        Some((busy, mark))
+                    }
+                    _ => None,
+                };
+                let score = self.child::<G>(cp, co, depth, i == 0, alpha, beta);
+                if let Some((busy, mark)) = mark {
+                    busy.leave(mark);
+                }
+                let score = score?;
+                if score > best {
+                    best = score;
+                    best_sq = x as u16;
+                    if score > alpha {
+                        alpha = score;
+                        if alpha >= beta {
+                            break 'passes;
+                        }
                     }
                 }
+            }
+            if deferred == 0 {
+                break;
             }
         }
         let (lo, hi) = if best <= alpha0 {
@@ -158,6 +183,32 @@ impl<E> Searcher<'_, '_, E> {
         self.table
             .store(k, depth.min(255) as u8, false, lo, hi, best_sq);
         Ok(best)
+    }
+
+    /// The value of the move to (cp, co) for the side at the node: the first
+    /// move in the whole window, the others in a null window first.
+    #[inline]
+    fn child<G: Geometry>(
+        &mut self,
+        cp: G::B,
+        co: G::B,
+        depth: u32,
+        first: bool,
+        alpha: i32,
+        beta: i32,
+    ) -> Result<i32, Abort>
+    where
+        E: Evaluate<G>,
+    {
+        if first {
+            return Ok(-self.node::<G>(cp, co, depth - 1, -beta, -alpha, false)?);
+        }
+        let s = -self.node::<G>(cp, co, depth - 1, -alpha - 1, -alpha, false)?;
+        if s > alpha && s < beta {
+            Ok(-self.node::<G>(cp, co, depth - 1, -beta, -s, false)?)
+        } else {
+            Ok(s)
+        }
     }
 
     /// The moves of `p` with their flips, best first.
@@ -245,10 +296,11 @@ mod tests {
                 }
                 let mut budget = Budget::new(&stop);
                 let mut s = Searcher {
-                    table: &mut table,
+                    table: &table,
                     budget: &mut budget,
                     eval: &V1,
                     cut: f32::INFINITY,
+                    busy: None,
                 };
                 assert_eq!(
                     s.pvs(pos, depth, -INF, INF).unwrap(),
@@ -277,13 +329,14 @@ mod tests {
             .play(crate::notation::parse_square(8, "d6").unwrap())
             .unwrap();
         let stop = AtomicBool::new(false);
-        let mut table = Table::new(1);
+        let table = Table::new(1);
         let mut budget = Budget::new(&stop);
         let mut s = Searcher {
-            table: &mut table,
+            table: &table,
             budget: &mut budget,
             eval: &V1,
             cut: f32::INFINITY,
+            busy: None,
         };
         assert_eq!(-s.pvs(child, 3, -INF, INF).unwrap(), -64 * SCALE);
     }

@@ -9,8 +9,11 @@
 pub mod endgame;
 pub mod engine;
 pub mod midgame;
+pub mod parallel;
 pub mod probcut;
 pub mod table;
+
+use parallel::Team;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -22,12 +25,19 @@ pub enum Abort {
 }
 
 /// Search limits and counters shared by the midgame search and the solver.
+/// Each thread of a search has its own; with several threads, they also
+/// share a [`Team`], whose node count the limit applies to.
 pub struct Budget<'a> {
+    /// This thread's nodes.
     pub nodes: u64,
     pub node_limit: u64,
     pub deadline: Option<std::time::Instant>,
     pub stop: &'a AtomicBool,
     pub stopped: bool,
+    /// The threads of the search (None: it has one).
+    pub team: Option<&'a Team>,
+    /// This thread's nodes already added to the team's count.
+    counted: u64,
 }
 
 impl<'a> Budget<'a> {
@@ -38,6 +48,35 @@ impl<'a> Budget<'a> {
             deadline: None,
             stop,
             stopped: false,
+            team: None,
+            counted: 0,
+        }
+    }
+
+    /// A budget with the same limits for a thread of `team`.
+    pub fn for_team<'t>(&self, team: &'t Team) -> Budget<'t>
+    where
+        'a: 't,
+    {
+        Budget {
+            team: Some(team),
+            ..Budget::new(self.stop)
+        }
+        .with_limits(self.node_limit, self.deadline)
+    }
+
+    fn with_limits(mut self, node_limit: u64, deadline: Option<std::time::Instant>) -> Self {
+        self.node_limit = node_limit;
+        self.deadline = deadline;
+        self
+    }
+
+    /// The nodes of every thread so far (this thread's exactly, the others'
+    /// as of their last check).
+    pub fn total(&self) -> u64 {
+        match self.team {
+            Some(team) => team.nodes() + self.nodes - self.counted,
+            None => self.nodes,
         }
     }
 
@@ -57,9 +96,18 @@ impl<'a> Budget<'a> {
         let late = self
             .deadline
             .is_some_and(|d| std::time::Instant::now() >= d);
+        let (nodes, done) = match self.team {
+            Some(team) => {
+                let total = team.count(self.nodes - self.counted);
+                self.counted = self.nodes;
+                (total, team.is_done())
+            }
+            None => (self.nodes, false),
+        };
         if self.stopped
             || late
-            || self.nodes >= self.node_limit
+            || done
+            || nodes >= self.node_limit
             || self.stop.load(Ordering::Relaxed)
         {
             self.stopped = true;

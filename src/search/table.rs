@@ -5,8 +5,17 @@
 //! the same game give way first. Keyed by a 128-bit signature: boards up to
 //! 8x8 use the position itself (exact), wider boards a 128-bit hash of it.
 //! An entry takes 24 bytes.
+//!
+//! The threads of one search share the table without locks: a slot is three
+//! atomic words, the two key words each XORed with the data word, written
+//! and read one word at a time. A slot torn by two threads writing at once
+//! (words of two different entries) no longer matches its key, so a probe
+//! never returns a mix of two entries; it reads as another position's slot.
+//! Two threads storing the same position at once can lose one of the two
+//! updates, which costs a search but never a wrong bound.
 
 use crate::board::{Bits, Geometry, Position};
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 /// Marks a move slot as empty.
 pub const NO_MOVE: u16 = u16::MAX;
@@ -30,6 +39,28 @@ pub struct Entry {
 }
 
 impl Entry {
+    /// The entry's fields in one word (the key aside).
+    #[inline(always)]
+    fn data(&self) -> u64 {
+        self.lower as u16 as u64
+            | (self.upper as u16 as u64) << 16
+            | (self.best as u64) << 32
+            | (self.depth as u64) << 48
+            | (self.flags as u64) << 56
+    }
+
+    #[inline(always)]
+    fn from_data(key: Key, d: u64) -> Entry {
+        Entry {
+            key,
+            lower: d as u16 as i16,
+            upper: (d >> 16) as u16 as i16,
+            best: (d >> 32) as u16,
+            depth: (d >> 48) as u8,
+            flags: (d >> 56) as u8,
+        }
+    }
+
     /// True for the exact solver's bounds (in discs).
     #[inline]
     pub fn solved(&self) -> bool {
@@ -81,23 +112,46 @@ fn slot(key: Key) -> u64 {
     x ^ (x >> 29)
 }
 
-/// The entries of a table of at most `megabytes` MiB: a power of two of them
+/// One slot: `[key[0] ^ data, key[1] ^ data, data]` (see the module), all
+/// zero when empty (depth 0).
+#[derive(Default)]
+struct Slot([AtomicU64; 3]);
+
+impl Slot {
+    /// The entry in the slot, or `None` when a torn write left words of two
+    /// entries (or it is empty).
+    #[inline(always)]
+    fn load(&self) -> Entry {
+        let [a, b, d] = [&self.0[0], &self.0[1], &self.0[2]].map(|w| w.load(Relaxed));
+        Entry::from_data([a ^ d, b ^ d], d)
+    }
+
+    #[inline(always)]
+    fn save(&self, e: &Entry) {
+        let d = e.data();
+        self.0[0].store(e.key[0] ^ d, Relaxed);
+        self.0[1].store(e.key[1] ^ d, Relaxed);
+        self.0[2].store(d, Relaxed);
+    }
+}
+
+/// The slots of a table of at most `megabytes` MiB: a power of two of them
 /// (at least one two-entry bucket), all empty; `None` when the memory cannot
 /// be had.
-fn buckets(megabytes: usize) -> Option<Vec<Entry>> {
-    let wanted = megabytes.saturating_mul(1 << 20) / std::mem::size_of::<Entry>();
+fn buckets(megabytes: usize) -> Option<Vec<Slot>> {
+    let wanted = megabytes.saturating_mul(1 << 20) / std::mem::size_of::<Slot>();
     let mut n = 2usize;
     while n * 2 <= wanted {
         n *= 2;
     }
-    let mut entries = Vec::new();
-    entries.try_reserve_exact(n).ok()?;
-    entries.resize(n, Entry::default());
-    Some(entries)
+    let mut slots = Vec::new();
+    slots.try_reserve_exact(n).ok()?;
+    slots.resize_with(n, Slot::default);
+    Some(slots)
 }
 
 pub struct Table {
-    entries: Vec<Entry>,
+    entries: Vec<Slot>,
     mask: usize,
     age: u8,
 }
@@ -121,7 +175,9 @@ impl Table {
 
     /// Forgets everything.
     pub fn clear(&mut self) {
-        self.entries.fill(Entry::default());
+        for slot in &mut self.entries {
+            *slot = Slot::default();
+        }
         self.age = 0;
     }
 
@@ -140,10 +196,11 @@ impl Table {
     }
 
     #[inline]
-    pub fn probe(&self, key: Key) -> Option<&Entry> {
+    pub fn probe(&self, key: Key) -> Option<Entry> {
         let i = slot(key) as usize & self.mask;
         self.entries[i..i + 2]
             .iter()
+            .map(Slot::load)
             .find(|e| e.key == key && e.depth > 0)
     }
 
@@ -154,10 +211,11 @@ impl Table {
     /// shallower search's move need not reach the kept (e.g. exact) score.
     #[allow(clippy::too_many_arguments)]
     #[inline]
-    pub fn store(&mut self, key: Key, depth: u8, solved: bool, lower: i32, upper: i32, best: u16) {
+    pub fn store(&self, key: Key, depth: u8, solved: bool, lower: i32, upper: i32, best: u16) {
         let i = slot(key) as usize & self.mask;
         let age = self.age;
-        let bucket = &mut self.entries[i..i + 2];
+        let slots = &self.entries[i..i + 2];
+        let bucket = [slots[0].load(), slots[1].load()];
         let same = bucket.iter().position(|e| e.key == key && e.depth > 0);
         let slot = match same {
             Some(s) => s,
@@ -173,7 +231,7 @@ impl Table {
                 }
             }
         };
-        let e = &mut bucket[slot];
+        let mut e = bucket[slot];
         let clamp = |v: i32| v.clamp(i16::MIN as i32, i16::MAX as i32) as i16;
         if same.is_some() && e.solved() == solved && e.depth == depth {
             e.lower = e.lower.max(clamp(lower));
@@ -182,6 +240,7 @@ impl Table {
                 e.best = best;
             }
             e.flags = age << 1 | (e.flags & 1);
+            slots[slot].save(&e);
             return;
         }
         if same.is_some() && (e.solved() && !solved || e.depth > depth && e.solved() == solved) {
@@ -191,9 +250,10 @@ impl Table {
                 e.best = best;
             }
             e.flags = age << 1 | (e.flags & 1);
+            slots[slot].save(&e);
             return;
         }
-        *e = Entry {
+        e = Entry {
             key,
             lower: clamp(lower),
             upper: clamp(upper),
@@ -201,6 +261,7 @@ impl Table {
             depth: depth.max(1),
             flags: age << 1 | solved as u8,
         };
+        slots[slot].save(&e);
     }
 }
 
@@ -212,6 +273,7 @@ mod tests {
     #[test]
     fn stores_and_finds() {
         let mut t = Table::new(1);
+        assert_eq!(std::mem::size_of::<Slot>(), 24);
         let p = Position::<S8>::start();
         let k = key(p);
         // Up to 8x8 the key is the position itself.
