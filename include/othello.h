@@ -47,9 +47,9 @@
 #include <stdint.h>
 
 #define OTHELLO_VERSION_MAJOR 0
-#define OTHELLO_VERSION_MINOR 2
+#define OTHELLO_VERSION_MINOR 3
 #define OTHELLO_VERSION_PATCH 0
-#define OTHELLO_VERSION_STRING "0.2.0"
+#define OTHELLO_VERSION_STRING "0.3.0"
 
 /**
  * The smallest board side: othello_board_new_sized(OTHELLO_SIZE_MIN) is 4x4.
@@ -435,6 +435,17 @@ typedef struct othello_search_limits {
    * no at level 0 and with `level` -1. Other strategies ignore it.
    */
   int book;
+  /**
+   * Threads of the search, 0..256. 1 (the default): the calling thread
+   * alone; the same move, score, line and node count for the same
+   * position, limits and seed from a fresh or cleared engine. N > 1: N - 1
+   * helper threads search beside the calling thread on the engine's
+   * table, for the calling thread's result; exact scores stay exact, but
+   * the move among equal ones, midgame scores, lines and node counts (all
+   * threads') may differ from run to run. 0: one thread per core. The
+   * progress callback is still called on the calling thread only.
+   */
+  int threads;
 } othello_search_limits;
 
 /**

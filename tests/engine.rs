@@ -3,36 +3,16 @@
 
 use othello::board::{Bits, S8};
 use othello::engine::{Engine, Limits, Strategy};
-use othello::notation::{parse_board, parse_square};
+use othello::notation::parse_square;
 use othello::rng::Rng;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-type Position = othello::Position<S8>;
+mod common;
 
-fn ffo(path: &str) -> Vec<(Position, i32, Vec<u32>)> {
-    let text = std::fs::read_to_string(path).expect("an FFO file of tests/data");
-    text.lines()
-        .filter(|l| l.len() > 66)
-        .map(|line| {
-            let game = parse_board::<S8>(&format!("{} {}", &line[..64], &line[65..66])).unwrap();
-            let mut fields = line.split(';').skip(1).filter(|f| f.contains(':'));
-            let first = fields.next().unwrap();
-            let best: i32 = first.split(':').nth(1).unwrap().trim().parse().unwrap();
-            let mut moves = vec![first];
-            moves.extend(
-                fields.filter(|f| {
-                    f.split(':').nth(1).unwrap().trim().parse::<i32>().unwrap() == best
-                }),
-            );
-            let squares = moves
-                .iter()
-                .map(|f| parse_square(8, f.split(':').next().unwrap().trim()).unwrap())
-                .collect();
-            (game.position(), best, squares)
-        })
-        .collect()
-}
+use common::ffo;
+
+type Position = othello::Position<S8>;
 
 fn exact_limits() -> Limits {
     let mut l = Limits::level(0).unwrap();

@@ -93,7 +93,7 @@ __all__ = [
 ]
 
 # The version of othello.h this module mirrors (OTHELLO_VERSION_STRING).
-HEADER_VERSION = "0.2.0"
+HEADER_VERSION = "0.3.0"
 
 # OTHELLO_PASS and OTHELLO_PV_MAX.
 PASS = -1
@@ -422,9 +422,10 @@ _PROTOTYPES = {
 }
 
 # Functions a library of this ABI version may lack (has_function() tells):
-# none. _check_version() accepts 0.2 libraries only, and each has every
-# function above: those added during 0.1 (the evaluation, sized boards) and
-# the book of 0.2.0. A function added in a later 0.2 release would go here.
+# none. _check_version() accepts 0.3 libraries only, and each has every
+# function above: those added during 0.1 (the evaluation, sized boards), the
+# book of 0.2.0 and the threads of 0.3.0. A function added in a later 0.3
+# release would go here.
 _OPTIONAL: frozenset = frozenset()
 
 

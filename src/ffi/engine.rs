@@ -6,7 +6,7 @@ use super::{
 };
 use crate::engine::{
     in_range, Engine, Limits, Progress, SearchResult, Strategy, CLASSIC_DEPTHS, LEVELS, MAX_LEVEL,
-    RANDOMNESS, SELECTIVITIES,
+    RANDOMNESS, SELECTIVITIES, THREADS,
 };
 use crate::eval::discs;
 use crate::search::probcut::EXACT_SELECTIVITY;
@@ -113,6 +113,15 @@ pub struct othello_search_limits {
     /// 0 = no, -1 (the default) = the level's setting: yes from level 1 up,
     /// no at level 0 and with `level` -1. Other strategies ignore it.
     pub book: c_int,
+    /// Threads of the search, 0..256. 1 (the default): the calling thread
+    /// alone; the same move, score, line and node count for the same
+    /// position, limits and seed from a fresh or cleared engine. N > 1: N - 1
+    /// helper threads search beside the calling thread on the engine's
+    /// table, for the calling thread's result; exact scores stay exact, but
+    /// the move among equal ones, midgame scores, lines and node counts (all
+    /// threads') may differ from run to run. 0: one thread per core. The
+    /// progress callback is still called on the calling thread only.
+    pub threads: c_int,
 }
 
 /// The outcome of a search.
@@ -329,6 +338,7 @@ fn default_limits() -> othello_search_limits {
         userdata: std::ptr::null_mut(),
         selectivity: -1,
         book: -1,
+        threads: 1,
     }
 }
 
@@ -354,10 +364,11 @@ fn ends_on_a_field(size: usize) -> bool {
         (offset_of!(L, userdata), size_of::<*mut c_void>()),
         (offset_of!(L, selectivity), size_of::<c_int>()),
         (offset_of!(L, book), size_of::<c_int>()),
+        (offset_of!(L, threads), size_of::<c_int>()),
     ];
     // A field added to the struct must be added to the list above.
     const _: () = assert!(
-        size_of::<L>() - (offset_of!(L, book) + size_of::<c_int>()) < std::mem::align_of::<L>(),
+        size_of::<L>() - (offset_of!(L, threads) + size_of::<c_int>()) < std::mem::align_of::<L>(),
         "ends_on_a_field() must list every field of othello_search_limits"
     );
     fields
@@ -473,6 +484,7 @@ fn convert_limits(l: &othello_search_limits) -> Result<Limits, Failure> {
             ))
         }
     };
+    limits.threads = in_range("limits.threads", l.threads.into(), THREADS)?;
     Ok(limits)
 }
 
