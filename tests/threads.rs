@@ -231,8 +231,8 @@ fn engines_of_several_threads_at_once_with_stops() {
                     let mut engine = Engine::new(4);
                     let mut reference = Engine::new(4);
                     let quiet = AtomicBool::new(false);
-                    for n in 0..10 {
-                        let pos = random_position(&mut rng, 38 + n % 8);
+                    for n in 0..8 {
+                        let pos = random_position(&mut rng, 42 + n % 6);
                         let mut limits = exact(1 + (e + n) as u32 % 3);
                         if n % 3 == 0 {
                             limits = Limits::level(6).unwrap();

@@ -215,21 +215,22 @@ impl<E> Solver<'_, '_, E> {
             .filter(|e| e.solved() && e.best != NO_MOVE)
             .map(|e| e.best as u32)
             .filter(|&s| s < G::SQUARES && moves.has(s));
-        let best = match best {
-            Some(s) => s,
-            None => {
-                // Small positions are not hashed: find the move that reaches the score.
-                let mut found = None;
-                for sq in moves.squares() {
-                    let child = pos.play_with(sq, pos.flips(sq));
-                    if -self.solve(child, -beta, -alpha)? == score {
-                        found = Some(sq);
-                        break;
-                    }
-                }
-                found.unwrap_or_else(|| moves.lowest())
+        // With other threads, the table's move may be theirs, from another
+        // window: it stands only if it reaches the score. Small positions
+        // are not hashed. Else, the first move that reaches the score.
+        if let (Some(s), None) = (best, self.busy) {
+            return Ok((Some(s), score));
+        }
+        let mut found = None;
+        let others = moves.squares().filter(|&x| Some(x) != best);
+        for sq in best.into_iter().chain(others) {
+            let child = pos.play_with(sq, pos.flips(sq));
+            if -self.solve(child, -beta, -alpha)? == score {
+                found = Some(sq);
+                break;
             }
-        };
+        }
+        let best = found.unwrap_or_else(|| moves.lowest());
         Ok((Some(best), score))
     }
 
