@@ -9,7 +9,8 @@
  * from the seed) with the colours swapped, so neither player gains from the
  * opening or from moving first. It prints a line per game and the total from
  * the first player's side: wins, draws, losses and the average disc
- * difference. The same arguments always give the same games.
+ * difference. The same arguments always give the same games, unless
+ * --threads gives the engine players more than one thread each.
  *
  * The engine players play from the library's opening book (or the one of
  * --book-file) as its levels do by default, from level 1 up: --book,
@@ -36,6 +37,7 @@ typedef struct {
     othello_engine *engine;
     int book;       /* limits.book: -1 the level's default, 0 off, 1 on */
     int book_moves; /* book moves played in the whole match */
+    int threads;    /* limits.threads of an engine player's searches */
 } player;
 
 static void usage(FILE *out)
@@ -43,6 +45,7 @@ static void usage(FILE *out)
     fprintf(out,
             "usage: match PLAYER1 PLAYER2 [--games N] [--seed S] [--opening-moves K]\n"
             "             [--book on|off] [--book1 on|off] [--book2 on|off] [--book-file FILE]\n"
+            "             [--threads N]\n"
             "\n"
             "Plays N games between two players (default 10), in pairs from the same\n"
             "opening with the colours swapped, and prints W/D/L and the average disc\n"
@@ -67,6 +70,9 @@ static void usage(FILE *out)
             "  --book2 on|off     the same for PLAYER2 only\n"
             "  --book-file FILE   both engines play from the book in FILE (written by\n"
             "                     othello-book) instead of the library's built-in one\n"
+            "  --threads N        threads of each engine player's searches, 0..256\n"
+            "                     (default 1; 0: one per core); with more than one the\n"
+            "                     same seed may no longer replay the same games\n"
             "  --help             show this text\n");
 }
 
@@ -109,6 +115,7 @@ static bool parse_player(const char *text, player *p)
         p->level = 0;
         p->book = -1;
         p->book_moves = 0;
+        p->threads = 1;
         if (kinds[i].max_level < 0 ? colon != NULL
                                    : !colon || !parse_int(colon + 1, 0, kinds[i].max_level,
                                                           &p->level)) {
@@ -149,6 +156,7 @@ static void play_turn(othello_board *b, player *p, uint64_t seed)
     if (p->strategy == OTHELLO_STRATEGY_ENGINE) {
         lim.level = p->level;
         lim.book = p->book;
+        lim.threads = p->threads;
     } else if (p->strategy == OTHELLO_STRATEGY_CLASSIC) {
         lim.classic_depth = p->level;
     }
@@ -173,7 +181,7 @@ static othello_board *opening(uint64_t seed, int pair, int moves, othello_engine
     if (b == NULL) {
         die("new board", othello_last_status());
     }
-    player chance = {"random", OTHELLO_STRATEGY_RANDOM, 0, e, 0, 0};
+    player chance = {"random", OTHELLO_STRATEGY_RANDOM, 0, e, 0, 0, 1};
     for (int i = 0; i < moves && !othello_board_is_game_over(b); i++) {
         play_turn(b, &chance, seed * 1000003u + (uint64_t)pair * 64u + (uint64_t)i);
     }
@@ -183,7 +191,7 @@ static othello_board *opening(uint64_t seed, int pair, int moves, othello_engine
 int main(int argc, char **argv)
 {
     player players[2];
-    int n_players = 0, games = 10, opening_moves = 4;
+    int n_players = 0, games = 10, opening_moves = 4, threads = 1;
     int book[2] = {-1, -1}; /* --book, --book1, --book2 */
     const char *book_file = NULL;
     uint64_t seed = 1;
@@ -233,6 +241,12 @@ int main(int argc, char **argv)
         } else if (strcmp(arg, "--book-file") == 0 && value) {
             book_file = value;
             i++;
+        } else if (strcmp(arg, "--threads") == 0 && value) {
+            if (!parse_int(value, 0, 256, &threads)) {
+                fprintf(stderr, "match: --threads wants 0..256, not '%s'\n", value);
+                return 2;
+            }
+            i++;
         } else if (arg[0] != '-' && n_players < 2 && parse_player(arg, &players[n_players])) {
             n_players++;
         } else {
@@ -250,6 +264,7 @@ int main(int argc, char **argv)
     /* One engine per player, so each keeps its own table through a game. */
     for (int i = 0; i < 2; i++) {
         players[i].book = book[i];
+        players[i].threads = threads;
         players[i].engine = othello_engine_new(16);
         if (players[i].engine == NULL) {
             die("new engine", othello_last_status());
@@ -308,8 +323,14 @@ int main(int argc, char **argv)
     }
     othello_board_free(start);
 
-    printf("\n%s vs %s, %d game%s, seed %" PRIu64 "\n", players[0].name, players[1].name, games,
+    printf("\n%s vs %s, %d game%s, seed %" PRIu64, players[0].name, players[1].name, games,
            games == 1 ? "" : "s", seed);
+    if (threads == 0) {
+        printf(", engines on one thread per core");
+    } else if (threads > 1) {
+        printf(", engines on %d threads", threads);
+    }
+    printf("\n");
     printf("W/D/L for %s: %d/%d/%d  (%.1f%%)\n", players[0].name, wins, draws, losses,
            100.0 * (wins + 0.5 * draws) / games);
     printf("average disc difference for %s: %+.2f\n", players[0].name, (double)diff_total / games);

@@ -12,6 +12,8 @@
  *   set game GGF          the game to think about: board (BO), moves (B/W)
  *   set contempt N        accepted and kept (centidiscs; see below)
  *   set book 0|1          the opening book off or on (default on)
+ *   set threads N         threads of every search, 0..256 (0: one per core;
+ *                         default 1, or --threads N)
  *   move MV[/EVAL[/TIME]] a move (or PA, a pass) added to the game
  *   go                    -> status, nodestats and search lines while it
  *                            thinks (a book line for a book move), then
@@ -44,7 +46,7 @@
  * "ping" and "quit" stop a running search at once (its result is still sent,
  * before the pong), any other command waits for the search to end.
  *
- *   nboard [--hash MB] [--no-book] [--book-file FILE]
+ *   nboard [--hash MB] [--threads N] [--no-book] [--book-file FILE]
  *                           (NBoard: add the engine with this command line)
  *
  * Build: make -C examples nboard && target/examples/nboard
@@ -464,6 +466,7 @@ struct session {
     double contempt;
     int version;
     bool book; /* play and hint from the engine's opening book */
+    int threads; /* limits.threads of every search */
 
     /* The job on the search thread: its own copy of the game. */
     bool running;
@@ -525,6 +528,7 @@ static void limits_for(struct session *s, int level, othello_search_limits *lim,
     othello_search_limits_init(lim);
     lim->level = level;
     lim->book = s->book ? 1 : 0;
+    lim->threads = s->threads;
     if (progress) {
         lim->progress = on_progress;
         lim->userdata = s;
@@ -826,7 +830,7 @@ static void cmd_set(struct session *s, char *args)
     char *value = rest_of(args);
     long v;
     if (what == NULL) {
-        send_error("set: what? (depth, game, contempt, book)");
+        send_error("set: what? (depth, game, contempt, book, threads)");
     } else if (strcmp(what, "depth") == 0) {
         if (!parse_long(value, 1, 60, &v)) {
             send_error("set depth: \"%.40s\" is not a depth 1..60", value);
@@ -856,6 +860,12 @@ static void cmd_set(struct session *s, char *args)
             return;
         }
         s->book = v == 1;
+    } else if (strcmp(what, "threads") == 0) {
+        if (!parse_long(value, 0, 256, &v)) {
+            send_error("set threads: \"%.40s\" is not 0..256 (0: one per core)", value);
+            return;
+        }
+        s->threads = (int)v;
     } else {
         send_error("set %.40s: unknown setting", what);
     }
@@ -955,14 +965,17 @@ static bool handle_input(struct session *s, char *line, size_t len)
 static void usage(FILE *out)
 {
     fprintf(out,
-            "usage: nboard [--hash MB] [--no-book] [--book-file FILE]\n"
+            "usage: nboard [--hash MB] [--threads N] [--no-book] [--book-file FILE]\n"
             "\n"
             "The othello engine as an NBoard protocol program: commands on standard\n"
-            "input (nboard, set depth, set game, set contempt, set book, move, go, hint,\n"
-            "analyze, ping, learn, quit), replies on standard output. Add it to NBoard\n"
-            "or a tournament manager as an engine with this command line.\n"
+            "input (nboard, set depth, set game, set contempt, set book, set threads,\n"
+            "move, go, hint, analyze, ping, learn, quit), replies on standard output.\n"
+            "Add it to NBoard or a tournament manager as an engine with this command\n"
+            "line.\n"
             "\n"
             "  --hash MB         transposition table size in MiB (default 64)\n"
+            "  --threads N       search with N threads, 0..256 (default 1; 0: one per\n"
+            "                    core); set threads N changes it\n"
             "  --no-book         start with the opening book off (set book 1 turns it\n"
             "                    on): every move is searched\n"
             "  --book-file FILE  play from the book in FILE (written by othello-book)\n"
@@ -974,6 +987,7 @@ int main(int argc, char **argv)
 {
     size_t hash_mb = 64;
     bool book = true;
+    int threads = 1;
     const char *book_file = NULL;
     for (int i = 1; i < argc; i++) {
         long v;
@@ -982,6 +996,13 @@ int main(int argc, char **argv)
             return EXIT_SUCCESS;
         } else if (strcmp(argv[i], "--hash") == 0 && i + 1 < argc && parse_long(argv[i + 1], 1, 65536, &v)) {
             hash_mb = (size_t)v;
+            i++;
+        } else if (strcmp(argv[i], "--threads") == 0) {
+            if (i + 1 >= argc || !parse_long(argv[i + 1], 0, 256, &v)) {
+                fprintf(stderr, "nboard: --threads wants a number 0..256 (0: one per core)\n");
+                return 2;
+            }
+            threads = (int)v;
             i++;
         } else if (strcmp(argv[i], "--no-book") == 0) {
             book = false;
@@ -998,6 +1019,7 @@ int main(int argc, char **argv)
     struct session s = {0};
     s.level = DEFAULT_LEVEL;
     s.book = book;
+    s.threads = threads;
     s.game = othello_board_new();
     s.engine = othello_engine_new(hash_mb);
     atomic_init(&s.done, true);

@@ -10,7 +10,8 @@
  * it to the end (level -1: a midgame depth of 6 to order moves, exact from 60
  * empties) and prints the best move, the exact score (final disc difference
  * for the side to move, empties to the winner), the time and the nodes; when
- * the line lists scores, whether the best of them agrees.
+ * the line lists scores, whether the best of them agrees. --threads N
+ * searches with N threads (0: one per core); the scores stay exact.
  *
  * Exit status: 0 when every score agrees, 1 on a disagreement, 2 on bad
  * input or arguments.
@@ -33,7 +34,7 @@
 static void usage(FILE *out)
 {
     fprintf(out,
-            "usage: solve [--depth N] [--max N] [FILE...]\n"
+            "usage: solve [--depth N] [--max N] [--threads N] [FILE...]\n"
             "\n"
             "Solves positions exactly, one a line, from each FILE or from standard\n"
             "input (none given, or -). A line is a board string (64 squares a1..h8 of\n"
@@ -41,9 +42,11 @@ static void usage(FILE *out)
             "scored moves as in .obf files ('G8:+18; H1:+12;'), whose best score is\n"
             "then checked. Blank lines and lines starting with # or %% are skipped.\n"
             "\n"
-            "  --depth N  midgame depth used to order moves, 1..20 (default 6)\n"
-            "  --max N    stop after N positions\n"
-            "  --help     show this text\n"
+            "  --depth N    midgame depth used to order moves, 1..20 (default 6)\n"
+            "  --max N      stop after N positions\n"
+            "  --threads N  search with N threads, 0..256 (default 1; 0: one per\n"
+            "               core): faster on several cores, the same exact scores\n"
+            "  --help       show this text\n"
             "\n"
             "Exit status: 0 all scores agree, 1 a score disagrees, 2 bad input.\n");
 }
@@ -172,7 +175,7 @@ static bool solve_stream(othello_engine *e, const othello_search_limits *lim, FI
 
 int main(int argc, char **argv)
 {
-    int depth = 6, max = 1 << 30, n_files = 0;
+    int depth = 6, max = 1 << 30, threads = 1, n_files = 0;
     /* The file names, in order; at most argc - 1 of them. */
     const char **files = calloc((size_t)argc, sizeof *files);
     if (files == NULL) {
@@ -189,6 +192,13 @@ int main(int argc, char **argv)
             if (i + 1 >= argc ||
                 !parse_int(argv[i + 1], 1, is_depth ? 20 : 1 << 30, is_depth ? &depth : &max)) {
                 fprintf(stderr, "solve: %s wants a number\n", argv[i]);
+                free(files);
+                return 2;
+            }
+            i++;
+        } else if (strcmp(argv[i], "--threads") == 0) {
+            if (i + 1 >= argc || !parse_int(argv[i + 1], 0, 256, &threads)) {
+                fprintf(stderr, "solve: --threads wants a number 0..256\n");
                 free(files);
                 return 2;
             }
@@ -219,6 +229,7 @@ int main(int argc, char **argv)
     lim.depth = depth;
     lim.exact_empties = 60;
     lim.wld_empties = 60;
+    lim.threads = threads;
 
     totals t = {0};
     bool ok = true;

@@ -21,9 +21,11 @@
  *    pass), a legal principal variation starting with it, `stopped` only when
  *    a limit or a stop could have caused it, exact scores against a reference
  *    solver when few squares are empty, the node limit kept, the same result
- *    from a cleared and from a fresh engine.
+ *    from a cleared and from a fresh engine (with one thread: more may
+ *    differ from run to run).
  *
- * Searches are kept tiny (level <= 2, small explicit depths, or a node limit)
+ * Searches are kept tiny (level <= 2, small explicit depths, or a node limit;
+ * mostly one thread, sometimes 2 or 3, sometimes an invalid count)
  * so that an execution stays fast; limits that would make a long search are
  * not sent. Any PANIC status is a failure.
  */
@@ -1030,6 +1032,9 @@ static int is_field_end(size_t size)
         offsetof(othello_search_limits, seed) + sizeof(uint64_t),
         offsetof(othello_search_limits, progress) + sizeof(othello_progress_fn),
         offsetof(othello_search_limits, userdata) + sizeof(void *),
+        offsetof(othello_search_limits, selectivity) + sizeof(int),
+        offsetof(othello_search_limits, book) + sizeof(int),
+        offsetof(othello_search_limits, threads) + sizeof(int),
     };
     size_t i;
     for (i = 0; i < sizeof ends / sizeof ends[0]; i++) {
@@ -1048,8 +1053,12 @@ static void pick_limits(fz_input *in, limits_case *c, progress_ctx *ctx, int emp
     static const int odd_ints[8] = {-1, INT_MIN, INT_MAX, 61, 65, 10, 100, -60};
     static const int strategies[16] = {0, 0, 0, 0, 0, 0, 1, 1, 2, 3, 4, 5, -1, INT_MIN, INT_MAX,
                                        99};
-    static const size_t sizes[16] = {0, 4, 8, 11, 12, 13, 16, 28, 36, 60, 68, 72, 76, 81, 4096,
-                                     65537};
+    /* offsetof(..., threads): the whole struct of othello.h 0.2. */
+    static const size_t sizes[16] = {0, 4, 8, offsetof(othello_search_limits, threads), 12, 13,
+                                     16, 28, 36, 60, 68, 72, 76, 81, 4096, 65537};
+    /* Threads when asked for (else 1): few, to keep searches cheap, or
+     * invalid. 0 (one per core) is left out: many on a big machine. */
+    static const int thread_counts[8] = {2, 3, 2, 3, -1, 257, INT_MIN, INT_MAX};
     uint8_t a = fz_u8(in), b = fz_u8(in), d = fz_u8(in), e = fz_u8(in);
     othello_search_limits *l = &c->lim;
     size_t size, full = sizeof(othello_search_limits);
@@ -1088,6 +1097,9 @@ static void pick_limits(fz_input *in, limits_case *c, progress_ctx *ctx, int emp
     l->classic_depth = d & 0x80 ? odd_ints[d & 7] : (d & 3);
     l->randomness = d & 0x40 ? odd_ints[d >> 3 & 7] : (d >> 3 & 7) * (d & 0x20 ? 9 : 1);
     l->seed = fz_u64(in);
+    if ((a & 0x80) && (b & 0x80)) {
+        l->threads = thread_counts[fz_u8(in) & 7];
+    }
     ctx->stop_after = -1;
     ctx->calls = 0;
     if (e & 1) {
@@ -1126,7 +1138,7 @@ static void pick_limits(fz_input *in, limits_case *c, progress_ctx *ctx, int emp
         }
         c->invalid |= f->time_limit_ms < 0 || f->randomness < 0 || f->randomness > 64 ||
                       f->classic_depth < 0 || f->classic_depth > 9 || f->strategy < 0 ||
-                      f->strategy > 4;
+                      f->strategy > 4 || f->threads < 0 || f->threads > 256;
     }
     {
         const othello_search_limits *f = &c->eff;
@@ -1197,12 +1209,12 @@ static void op_search(fz_input *in)
     }
     fz_note("search: engine %s, board %s (%d empties), out %s, limits %s: struct_size %zu%s, "
             "level %d, depth %d, exact %d, wld %d, nodes %llu, time %lld, strategy %d, "
-            "classic %d, randomness %d, progress %s, stop after %d",
+            "classic %d, randomness %d, threads %d, progress %s, stop after %d",
             es->h ? "set" : "NULL", board_text, empties, out_null ? "NULL" : "set",
             c.use_null ? "NULL" : "set", c.lim.struct_size, c.torn ? " (torn)" : "", c.lim.level,
             c.lim.depth, c.lim.exact_empties, c.lim.wld_empties,
             (unsigned long long)c.lim.node_limit, (long long)c.lim.time_limit_ms,
-            (int)c.lim.strategy, c.lim.classic_depth, c.lim.randomness,
+            (int)c.lim.strategy, c.lim.classic_depth, c.lim.randomness, c.lim.threads,
             c.lim.progress ? "set" : "NULL", ctx.stop_after);
     st = othello_engine_search(es->h, bs->h, c.use_null ? NULL : &c.lim, out_null ? NULL : &r);
     expect_status(st, allowed, "search");
@@ -1228,12 +1240,15 @@ static void op_search(fz_input *in)
     }
     FZ_CHECK(!r.stopped || c.may_stop, "search: stopped without a limit or a stop");
     /* "About this many nodes": a search may pass the limit by a few nodes
-     * (one is seen: a node counted after the stop), not run away. */
+     * (one is seen: a node counted after the stop), not run away. With
+     * more threads, the limit is on all of them together, and each adds
+     * its nodes to the count every few thousand. */
     if (c.eff.strategy == OTHELLO_STRATEGY_ENGINE && c.eff.node_limit > 0 &&
         c.eff.node_limit < UINT64_MAX / 2) {
-        FZ_CHECK(r.nodes <= c.eff.node_limit + c.eff.node_limit / 16 + 16,
-                 "search: %llu nodes, limit %llu", (unsigned long long)r.nodes,
-                 (unsigned long long)c.eff.node_limit);
+        uint64_t slack = c.eff.threads > 1 ? 8192 * (uint64_t)c.eff.threads : 0;
+        FZ_CHECK(r.nodes <= c.eff.node_limit + c.eff.node_limit / 16 + 16 + slack,
+                 "search: %llu nodes, limit %llu, %d threads", (unsigned long long)r.nodes,
+                 (unsigned long long)c.eff.node_limit, c.eff.threads);
     }
     /* Exact and win/loss/draw results against the reference solver. With
      * randomness N the move may be up to N discs worse than the best, and
@@ -1256,8 +1271,11 @@ static void op_search(fz_input *in)
                      "search: move %d scores %d, best %d", r.move, got, want);
         }
     }
-    /* The same search from a cleared engine and from a fresh one agree. */
+    /* The same search from a cleared engine and from a fresh one agree
+     * (one thread: more may differ in the move among equal ones, the line
+     * and the nodes). */
     if (!c.may_stop && c.eff.strategy == OTHELLO_STRATEGY_ENGINE && (fz_u8(in) & 3) == 0 &&
+        c.eff.threads == 1 &&
         (es->hash_mb != 0 || heavy())) {
         othello_search_result r1, r2;
         othello_engine *fresh = othello_engine_new(es->hash_mb);

@@ -306,6 +306,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     memset(&s, 0, sizeof s);
     s.level = DEFAULT_LEVEL;
     s.book = true;
+    s.threads = 1; /* as main() starts it; "set threads N" may change it */
     s.game = othello_board_new();
     s.engine = fz_engine;
     atomic_init(&s.done, true);

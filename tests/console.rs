@@ -4,8 +4,8 @@
 //!
 //! - whole games: typed move by move (half of them asked of `suggest`, half
 //!   chosen from the board the game prints), finished by `auto`, with the
-//!   computer moving first, in standard notation, with the real engine,
-//!   seeded;
+//!   computer moving first, in standard notation, with the real engine (on
+//!   one thread and on several: `--threads`), seeded;
 //! - games on other board sizes (`--size`: 4x4 to 16x16, scripted on 6x6
 //!   and 10x10), checked by a model of any size and the printed layout;
 //! - every command (help, ?, instructions, printboard, suggest, log, stats,
@@ -754,6 +754,30 @@ fn engine_plays_to_the_end() {
         .contains("Skill level: the library's engine at level 2"));
 }
 
+/// `--threads N`: the engine searches on N threads (0: one per core) and
+/// plays a whole game, solving its end exactly (level 6: from 12 empties).
+#[test]
+fn engine_plays_on_threads() {
+    for args in [
+        &["--engine", "6", "--threads", "2"][..],
+        &["--engine=6", "--threads=0"],
+    ] {
+        let run = play(args, "\n\nauto\n1\n");
+        check_finished(&run);
+        assert!(
+            run.stdout
+                .contains("Skill level: the library's engine at level 6"),
+            "{args:?}"
+        );
+    }
+    // The 1986 levels take no threads: the same game with and without.
+    let script = "\n\n2\nauto\n2\n";
+    assert_eq!(
+        play(&["--threads", "3"], script).stdout,
+        play(&[], script).stdout
+    );
+}
+
 #[test]
 fn a_seed_replays_the_same_game() {
     let script = "\n\n2\nauto\n2\n";
@@ -1231,6 +1255,7 @@ fn command_line() {
         "--seed N",
         "--size N",
         "--no-book",
+        "--threads N",
         "--help",
     ] {
         assert!(run.stdout.contains(flag), "--help lists {flag}");
@@ -1245,6 +1270,10 @@ fn command_line() {
         &["--size", "2"],
         &["--size", "x"],
         &["--size"],
+        &["--threads", "257"],
+        &["--threads", "-1"],
+        &["--threads=x"],
+        &["--threads"],
         &["--bogus"],
         &["extra"],
     ] {

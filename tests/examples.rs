@@ -5,8 +5,10 @@
 //! - `match.c`: two players over a few seeded games: W/D/L adding up, the
 //!   colours swapped within each pair, the same seed giving the same match;
 //!   the engines' opening book on, off, per player, or read from a file;
+//!   engines on 2 threads;
 //! - `solve.c`: endgame positions (from `.obf` lines with their scores)
-//!   solved exactly, with mismatches and bad input reported;
+//!   solved exactly, with mismatches and bad input reported; the same
+//!   scores on 2 threads and on one per core;
 //!
 //! each one linked to the shared library, to the static library under
 //! AddressSanitizer + UBSan, and under valgrind when it is installed. The
@@ -363,6 +365,7 @@ fn match_command_line() {
         "--book1 on|off",
         "--book2 on|off",
         "--book-file FILE",
+        "--threads N",
     ] {
         assert!(help.stdout.contains(word), "--help explains {word}");
     }
@@ -386,12 +389,46 @@ fn match_command_line() {
             "--book-file",
             "/nonexistent/book.bin",
         ],
+        &["engine:1", "engine:2", "--threads", "257"],
+        &["engine:1", "engine:2", "--threads", "-1"],
+        &["engine:1", "engine:2", "--threads", "two"],
+        &["engine:1", "engine:2", "--threads"],
     ] {
         let r = run(&exe, bad, "");
         r.expect_code(2, &format!("{bad:?}"));
         assert!(!r.stderr.is_empty(), "{bad:?} explains itself");
         assert!(!r.stdout.contains("game "), "{bad:?} played");
     }
+}
+
+/// Engine players on 2 threads (and one per core) play whole games, and
+/// the summary says so.
+#[test]
+fn match_with_threads() {
+    let exe = compile("match", Link::Shared);
+    for (threads, says) in [("2", "engines on 2 threads"), ("0", "one thread per core")] {
+        let r = run(
+            &exe,
+            &[
+                "engine:3",
+                "engine:2",
+                "--games",
+                "2",
+                "--seed",
+                "2",
+                "--threads",
+                threads,
+            ],
+            "",
+        );
+        r.expect_code(0, &format!("--threads {threads}"));
+        check_match(&r.stdout, "engine:3", "engine:2", 2);
+        assert!(r.stdout.contains(says), "{}", r.stdout);
+    }
+    // One thread, the default, says nothing.
+    let r = run(&exe, &["engine:1", "greedy", "--games", "2"], "");
+    r.expect_code(0, "one thread");
+    assert!(!r.stdout.contains("thread"), "{}", r.stdout);
 }
 
 // ---------------------------------------------------------------------------
@@ -448,15 +485,60 @@ fn solve_positions() {
     assert!(r.stderr.contains("stdin:1"), "{}", r.stderr);
     let r = run(&exe, &["--depth", "0"], "");
     r.expect_code(2, "--depth 0");
+    for bad in [
+        &["--threads", "257"][..],
+        &["--threads", "-1"],
+        &["--threads"],
+    ] {
+        let r = run(&exe, bad, FFORUM);
+        r.expect_code(2, &format!("{bad:?}"));
+        assert!(r.stderr.contains("--threads"), "{bad:?}: {}", r.stderr);
+        assert!(!r.stdout.contains("best "), "{bad:?} solved");
+    }
     let r = run(&exe, &["/nonexistent/positions.obf"], "");
     r.expect_code(2, "a missing file");
     let r = run(&exe, &["--help"], "");
     r.expect_code(0, "--help");
     assert!(r.stdout.contains("--depth") && r.stdout.contains("--max"));
+    assert!(r.stdout.contains("--threads N"));
 
     // The whole file.
     let r = run(&exe, &[FFORUM_FILE], "");
     r.expect_code(0, FFORUM_FILE);
+    check_solve(&r.stdout, 19);
+}
+
+/// The best scores of `solve`'s output, one per position.
+fn solved_scores(out: &str) -> Vec<i32> {
+    out.lines()
+        .filter(|l| l.starts_with('#'))
+        .map(|l| {
+            let score = l.split("score ").nth(1).expect("a score");
+            score
+                .split_whitespace()
+                .next()
+                .and_then(|s| s.parse().ok())
+                .unwrap_or_else(|| panic!("no score in {l}"))
+        })
+        .collect()
+}
+
+/// More threads solve to the same exact scores as one (the file's).
+#[test]
+fn solve_with_threads() {
+    let exe = compile("solve", Link::Shared);
+    let one = run(&exe, &[], FFORUM);
+    one.expect_code(0, "one thread");
+    check_solve(&one.stdout, 3);
+    for threads in ["2", "0"] {
+        let r = run(&exe, &["--threads", threads], FFORUM);
+        r.expect_code(0, &format!("--threads {threads}"));
+        check_solve(&r.stdout, 3);
+        assert_eq!(solved_scores(&r.stdout), solved_scores(&one.stdout));
+    }
+    assert_eq!(solved_scores(&one.stdout), [18, 10, 2]);
+    let r = run(&exe, &["--threads", "3", FFORUM_FILE], "");
+    r.expect_code(0, "fforum-1-19 on 3 threads");
     check_solve(&r.stdout, 19);
 }
 
@@ -484,6 +566,9 @@ fn examples_under_sanitizers() {
     let solve = compile("solve", Link::StaticSanitized);
     let r = run_in(&[], &solve, &[], FFORUM, ASAN_ENV);
     r.expect_code(0, "sanitized solve");
+    check_solve(&r.stdout, 3);
+    let r = run_in(&[], &solve, &["--threads", "2"], FFORUM, ASAN_ENV);
+    r.expect_code(0, "sanitized solve on 2 threads");
     check_solve(&r.stdout, 3);
     let r = run_in(&[], &solve, &[], "garbage\n", ASAN_ENV);
     r.expect_code(2, "sanitized solve, bad input");

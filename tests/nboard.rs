@@ -6,7 +6,8 @@
 //!   plays white (passes included), pings on the way; then `analyze` on the
 //!   finished game must agree with the final score and the turn count;
 //! - hints (`hint N`) on an endgame position with known exact scores, a
-//!   pass position, and `go` there;
+//!   pass position, and `go` there; the same exact hints and move with
+//!   `--threads 2` and `set threads N`;
 //! - `ping` during `go`, `hint` and `analyze` at depth 60: the search stops,
 //!   its result comes before the `pong`; `quit` and end of input during a
 //!   search end the program at once;
@@ -600,6 +601,45 @@ fn hints_and_go_in_an_endgame() {
     assert!(s.finish().is_empty());
 }
 
+/// Searches on several threads (`--threads`, `set threads`) give the
+/// exact hints and the move of one thread.
+#[test]
+fn hints_and_go_on_threads() {
+    let mut s = Session::start_with(nboard_exe(), &["--threads", "2"]);
+    s.send("nboard 2");
+    s.send("set depth 10"); // exact from 20 empties: FFO #1 is solved
+    s.send(&format!("set game {}", ggf(FFO1, &[])));
+    s.ping(1);
+    for (n, threads) in ["2", "3", "0", "1"].iter().enumerate() {
+        if n > 0 {
+            let line = format!("set threads {threads}");
+            assert!(s.replies(&line, 10 + n as u32).is_empty(), "{line}");
+        }
+        s.send("hint 20");
+        let lines = s.until("the end of the hints", |l| l == "status");
+        check_thinking(&lines);
+        let hints: Vec<(String, f64, u32)> = lines
+            .iter()
+            .filter(|l| l.starts_with("search "))
+            .map(|l| parse_search(l))
+            .collect();
+        assert!(hints.len() >= 8, "{threads} threads: {lines:?}");
+        let last = &hints[hints.len() - 8..];
+        let evals: Vec<f64> = last.iter().map(|h| h.1).collect();
+        assert_eq!(
+            evals,
+            [18.0, 12.0, 6.0, 6.0, 4.0, -4.0, -22.0, -24.0],
+            "{threads} threads"
+        );
+        assert_eq!((last[0].0.as_str(), last[0].2), ("g8", 14));
+        let (lines, mv) = s.go();
+        check_thinking(&lines);
+        assert_eq!(mv, "g8", "{threads} threads");
+        assert!(lines.last().unwrap().starts_with("=== g8/18.00/"));
+    }
+    assert!(s.finish().is_empty());
+}
+
 /// `ping` stops deep searches at once; their result comes before the pong.
 #[test]
 fn ping_during_searches() {
@@ -845,6 +885,10 @@ fn bad_lines_never_stop_it() {
         ("set book", "not 0 (off) or 1 (on)"),
         ("set book 2", "not 0 (off) or 1 (on)"),
         ("set book on", "not 0 (off) or 1 (on)"),
+        ("set threads", "not 0..256"),
+        ("set threads 257", "not 0..256"),
+        ("set threads -1", "not 0..256"),
+        ("set threads two", "not 0..256"),
         ("hint", "how many"),
         ("hint 0", "how many"),
         ("hint -3", "how many"),
@@ -971,13 +1015,16 @@ fn learn_contempt_and_version_1() {
         .expect("nboard --help");
     assert!(out.status.success());
     let help = String::from_utf8_lossy(&out.stdout);
-    for option in ["--hash", "--no-book", "--book-file"] {
+    for option in ["--hash", "--threads", "--no-book", "--book-file"] {
         assert!(help.contains(option), "--help explains {option}");
     }
     for bad in [
         &["--bogus"][..],
         &["--book-file"],
         &["--book-file", "/nonexistent/book.bin"],
+        &["--threads", "257"],
+        &["--threads", "x"],
+        &["--threads"],
     ] {
         let out = program(nboard_exe())
             .args(bad)

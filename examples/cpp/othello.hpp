@@ -18,8 +18,8 @@
 //   ("f5"); othello::pass (-1) is a pass.
 //
 // Link with the library as a C program does (see README "Installing"); the
-// header needs only the C++17 standard library and othello.h 0.2 (the first
-// version with the opening book).
+// header needs only the C++17 standard library and othello.h 0.3 (the first
+// version with search threads, search_limits::threads()).
 
 #ifndef OTHELLO_HPP
 #define OTHELLO_HPP
@@ -40,8 +40,8 @@
 
 #include "othello.h"
 
-#if OTHELLO_VERSION_MAJOR == 0 && OTHELLO_VERSION_MINOR < 2
-#error "othello.hpp needs othello.h 0.2 or later (the opening book)"
+#if OTHELLO_VERSION_MAJOR == 0 && OTHELLO_VERSION_MINOR < 3
+#error "othello.hpp needs othello.h 0.3 or later (search threads: othello_search_limits.threads)"
 #endif
 
 namespace othello {
@@ -416,6 +416,11 @@ public:
     /// 1 (true) yes, 0 (false) no, -1 the level's (yes from level 1, no at
     /// level 0 and with explicit depths).
     search_limits &book(int on) noexcept { lim_.book = on; return *this; }
+    /// Threads of the search, 0..256: 1 (the default) the calling thread
+    /// alone, reproducibly; N > 1 adds N - 1 helper threads (exact scores
+    /// stay exact; moves among equal ones, midgame scores and node counts
+    /// may vary from run to run); 0 one per core.
+    search_limits &threads(int n) noexcept { lim_.threads = n; return *this; }
 
     const othello_search_limits &c() const noexcept { return lim_; }
     othello_search_limits &c() noexcept { return lim_; }

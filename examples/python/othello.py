@@ -330,6 +330,7 @@ class _SearchLimits(Structure):
         ("userdata", c_void_p),
         ("selectivity", c_int),
         ("book", c_int),
+        ("threads", c_int),
     ]
 
 
@@ -976,6 +977,7 @@ _LIMIT_FIELDS = {
     "seed": (0, 2**64 - 1),
     "selectivity": (_INT_MIN, _INT_MAX),
     "book": (_INT_MIN, _INT_MAX),
+    "threads": (_INT_MIN, _INT_MAX),
 }
 
 
@@ -1065,7 +1067,11 @@ class Engine:
         ``classic_depth``, ``randomness``, ``seed``, ``selectivity`` (0..5,
         -1 = the level's), ``book`` (play from the opening book when the
         position is in it: 1 or True, 0 or False, -1 = the level's: yes from
-        level 1, no at level 0 and with explicit depths). ``progress`` is
+        level 1, no at level 0 and with explicit depths), ``threads`` (0..256:
+        1, the default, searches on the calling thread alone, reproducibly;
+        N > 1 adds N - 1 helper threads, exact scores stay exact but moves
+        among equal ones, midgame scores and node counts may vary from run
+        to run; 0 = one per core). ``progress`` is
         called on the searching thread after each iteration with a
         ``SearchProgress`` (never for a book move); if it raises, the search
         is stopped and the exception re-raised here.

@@ -336,6 +336,35 @@ class EngineTest(unittest.TestCase):
             with self.assertRaises(othello.InvalidArgumentError):
                 othello.Engine(hash_mb=1 << 20)
 
+    def test_threads(self):
+        with othello.Board.from_string(FFO1) as b, othello.Engine(16) as e:
+            one = e.search(b, level=10)
+            e.clear()
+            two = e.search(b, level=10, threads=2)
+            self.assertTrue(one.exact and two.exact)
+            self.assertEqual(two.score, one.score)
+            # The move reaches the score: here g8 alone is worth +18.
+            self.assertEqual(FFO1_SCORES[str(two.move)], two.score)
+            scores = {str(m.move): m.score for m in e.analyze(b, level=10, threads=2)}
+            self.assertEqual(scores, FFO1_SCORES)
+            self.assertEqual(e.search(b, level=10, threads=0).score, 18)  # one per core
+        with othello.Board() as b, othello.Engine(4) as e:
+            r = e.search(b, level=6, book=0, threads=3)
+            self.assertTrue(b.is_legal(r.move))
+            self.assertEqual(r.depth, 6)
+            for bad in (257, -1):
+                with self.assertRaises(othello.InvalidArgumentError) as cm:
+                    e.search(b, level=2, threads=bad)
+                self.assertIn("limits.threads", cm.exception.message)
+            with self.assertRaises(othello.InvalidArgumentError):
+                e.analyze(b, level=2, threads=257)
+            with self.assertRaises(othello.InvalidArgumentError) as cm:
+                e.search(b, threads=2**31)
+            self.assertIn("limits.threads", cm.exception.message)
+            for bad in ("2", 2.0, True):
+                with self.assertRaises(TypeError):
+                    e.search(b, threads=bad)
+
     def test_strategies(self):
         with othello.Board() as b, othello.Engine(1) as e:
             for strategy in othello.Strategy:
@@ -406,6 +435,8 @@ class BookTest(unittest.TestCase):
         self.assertEqual(lim.struct_size, ctypes.sizeof(othello._SearchLimits))
         self.assertEqual(lim.book, 0)
         self.assertEqual(othello.Engine._limits({}).book, -1)  # the init default
+        self.assertEqual(othello.Engine._limits({}).threads, 1)
+        self.assertEqual(othello.Engine._limits({"threads": 3}).threads, 3)
 
     def test_no_book(self):
         with othello.Board() as b, othello.Engine(1) as e:

@@ -10,6 +10,10 @@
  *  - the opening book: the built-in one and its moves, a book move from a
  *    search (and none when the limits or the engine say no), randomness
  *    among book moves, loading a book file (argv[1]) or bad bytes;
+ *  - threads: 1 by default, out of range (257, -1, INT_MIN) invalid and
+ *    named, not read from a 0.2 struct (struct_size ending before it), the
+ *    same exact scores with 2 threads (and one per core) as with 1, a
+ *    midgame search and a stop from another thread with 3;
  *  - a small match: engine level 4 against the 1986 program's lookahead 4,
  *    both colours, seeded openings; the engine must win clearly.
  *
@@ -21,7 +25,9 @@
 
 #include "check.h"
 
+#include <limits.h>
 #include <pthread.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -278,6 +284,121 @@ static void test_stop_busy_and_time(void)
     othello_engine_free(job.engine);
 }
 
+/* FFO endgame #1: black to move, 14 empties, g8 alone worth +18. */
+static const char *const ffo1 = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X";
+
+/* The exact score `scores` (n moves) gives `move`, or -999. */
+static int score_of(const othello_move_score *scores, size_t n, int move)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (scores[i].move == move) {
+            return scores[i].score;
+        }
+    }
+    return -999;
+}
+
+static void test_threads(void)
+{
+    othello_engine *e = othello_engine_new(16);
+    othello_board *b = othello_board_from_string(ffo1);
+    othello_search_limits lim;
+    othello_search_result one, r;
+    othello_move_score scores[32], scores2[32];
+    size_t n = 0, n2 = 0;
+    CHECK(e != NULL && b != NULL);
+
+    othello_search_limits_init(&lim);
+    CHECK(lim.threads == 1);
+    static const int bad[] = {257, -1, INT_MIN, INT_MAX};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        lim.threads = bad[i];
+        r.move = 99;
+        CHECK(othello_engine_search(e, b, &lim, &r) == OTHELLO_STATUS_INVALID_ARGUMENT);
+        CHECK(last_error_mentions("limits.threads"));
+        CHECK(r.move == 99);
+        CHECK(othello_engine_analyze(e, b, &lim, scores, 32, &n) ==
+              OTHELLO_STATUS_INVALID_ARGUMENT);
+        CHECK(last_error_mentions("limits.threads"));
+    }
+
+    /* One thread: the exact scores of every move, and the solve. */
+    othello_search_limits_init(&lim);
+    lim.level = 10;
+    CHECK(othello_engine_analyze(e, b, &lim, scores, 32, &n) == OTHELLO_STATUS_OK);
+    CHECK(n == 8 && scores[0].exact && scores[0].score == 18);
+    othello_engine_clear(e);
+    CHECK(othello_engine_search(e, b, &lim, &one) == OTHELLO_STATUS_OK);
+    CHECK(one.exact && one.score == 18 && one.move == scores[0].move);
+
+    /* A program built against 0.2 passes the struct as it ended before
+     * threads: the field is not read (999 would be invalid), one thread
+     * searches, to the same node count from a cleared engine. */
+    othello_search_limits_init(&lim);
+    lim.level = 10;
+    lim.struct_size = offsetof(othello_search_limits, threads);
+    lim.threads = 999;
+    othello_engine_clear(e);
+    CHECK(othello_engine_search(e, b, &lim, &r) == OTHELLO_STATUS_OK);
+    CHECK(r.exact && r.score == one.score && r.move == one.move && r.nodes == one.nodes);
+    CHECK(othello_engine_analyze(e, b, &lim, scores2, 32, &n2) == OTHELLO_STATUS_OK && n2 == n);
+
+    /* Two threads, and one per core: the same exact score, with a move
+     * that reaches it; the same exact score for every move. */
+    for (int threads = 2; threads >= 0; threads -= 2) {
+        othello_search_limits_init(&lim);
+        lim.level = 10;
+        lim.threads = threads;
+        othello_engine_clear(e);
+        CHECK(othello_engine_search(e, b, &lim, &r) == OTHELLO_STATUS_OK);
+        CHECK(r.exact && !r.stopped && r.score == one.score);
+        CHECK(score_of(scores, n, r.move) == r.score);
+        CHECK(r.pv_len >= 1 && r.pv[0] == r.move);
+        othello_engine_clear(e);
+        CHECK(othello_engine_analyze(e, b, &lim, scores2, 32, &n2) == OTHELLO_STATUS_OK);
+        CHECK(n2 == n);
+        for (size_t i = 0; i < n2; i++) {
+            CHECK(scores2[i].exact && score_of(scores, n, scores2[i].move) == scores2[i].score);
+        }
+    }
+
+    /* A midgame search with 3 threads: a legal move at the depth asked. */
+    othello_board *start = othello_board_new();
+    othello_search_limits_init(&lim);
+    lim.level = 6;
+    lim.book = 0;
+    lim.threads = 3;
+    CHECK(othello_engine_search(e, start, &lim, &r) == OTHELLO_STATUS_OK);
+    CHECK(!r.stopped && r.depth == 6 && othello_board_is_legal(start, r.move));
+
+    /* A stop from another thread ends every thread of a deep search. */
+    {
+        struct search_job job;
+        pthread_t thread;
+        double t0 = now_ms();
+        job.engine = e;
+        job.board = start;
+        othello_search_limits_init(&job.limits);
+        job.limits.level = 60;
+        job.limits.book = 0;
+        job.limits.threads = 3;
+        CHECK(pthread_create(&thread, NULL, run_search, &job) == 0);
+        sleep_ms(200);
+        CHECK(othello_engine_search(e, start, NULL, &r) == OTHELLO_STATUS_BUSY);
+        othello_engine_stop(e);
+        pthread_join(thread, NULL);
+        CHECK(now_ms() - t0 < 5000);
+        CHECK(job.status == OTHELLO_STATUS_OK && job.result.stopped);
+        CHECK(othello_board_is_legal(start, job.result.move));
+        /* The engine searches again, to the end. */
+        CHECK(othello_engine_search(e, start, &lim, &r) == OTHELLO_STATUS_OK);
+        CHECK(!r.stopped && r.depth == 6);
+    }
+    othello_board_free(start);
+    othello_board_free(b);
+    othello_engine_free(e);
+}
+
 static void test_seeded_randomness(void)
 {
     othello_board *b = othello_board_from_transcript("f5f6e6f4e3");
@@ -460,6 +581,7 @@ int main(int argc, char **argv)
     test_progress_and_analyze();
     test_stop_busy_and_time();
     test_seeded_randomness();
+    test_threads();
     test_match_against_classic();
     return check_summary("engine_test");
 }

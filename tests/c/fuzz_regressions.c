@@ -56,6 +56,9 @@ static void test_struct_size_inside_a_field(void)
         offsetof(othello_search_limits, seed) + 7,
         offsetof(othello_search_limits, userdata) + 4,
         offsetof(othello_search_limits, level) + 2,
+        offsetof(othello_search_limits, selectivity) + 1,
+        offsetof(othello_search_limits, book) + 2,
+        offsetof(othello_search_limits, threads) + 3,
         sizeof(othello_search_limits) - 1,
     };
     static const size_t whole[] = {
@@ -66,6 +69,10 @@ static void test_struct_size_inside_a_field(void)
         offsetof(othello_search_limits, seed),
         offsetof(othello_search_limits, progress),
         offsetof(othello_search_limits, userdata),
+        offsetof(othello_search_limits, selectivity),
+        offsetof(othello_search_limits, book),
+        offsetof(othello_search_limits, threads), /* the 0.2 struct */
+        offsetof(othello_search_limits, threads) + sizeof(int),
         sizeof(othello_search_limits),
         sizeof(othello_search_limits) + 8,
     };
@@ -93,6 +100,9 @@ static void test_struct_size_inside_a_field(void)
         othello_search_limits_init(&lim);
         lim.level = 0; /* a search (levels from 1 play the start from the book) */
         lim.progress = count_progress;
+        /* 999 threads is invalid: those searches pass only if the field
+         * is left unread, as struct_size ends before it. */
+        lim.threads = whole[i] > offsetof(othello_search_limits, threads) ? 2 : 999;
         lim.struct_size = whole[i];
         progress_calls = 0;
         CHECK(othello_engine_search(e, b, &lim, &r) == OTHELLO_STATUS_OK);

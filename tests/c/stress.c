@@ -9,7 +9,8 @@
  *
  *  - searchers (4): searches and analyses on a random shared engine and
  *    position with random limits (levels, time and node limits, the classic
- *    strategies, a progress callback that stops its own search): a second
+ *    strategies, a progress callback that stops its own search; a third of
+ *    them on 2 or 3 threads, stopped and cleared like the others): a second
  *    search on a busy engine must get OTHELLO_STATUS_BUSY (and that must be
  *    the thread's own last status), anything else a legal move (even when
  *    stopped), a principal variation starting with it, and an exact score
@@ -59,6 +60,7 @@
 #define FIXED_LEVEL 4
 
 static atomic_long n_search_ok, n_search_stopped, n_busy, n_analyze_ok, n_analyze_stopped;
+static atomic_long n_threaded;
 static atomic_long n_stops, n_clones, n_private_engines, n_busy_rounds, n_parses;
 
 /* ------------------------------------------------------------- shared state */
@@ -222,6 +224,9 @@ static void random_limits(uint64_t *rng, int pos, othello_search_limits *lim,
         lim->userdata = ps;
         break;
     }
+    /* Helper threads, stopped and cleared from other threads like the
+     * rest (the classic strategies ignore them). */
+    lim->threads = below(rng, 3) == 0 ? 2 + below(rng, 2) : 1;
 }
 
 static void *searcher(void *arg)
@@ -280,6 +285,9 @@ static void *searcher(void *arg)
             continue;
         }
         atomic_fetch_add(r.stopped ? &n_search_stopped : &n_search_ok, 1);
+        if (lim.threads > 1 && lim.strategy == OTHELLO_STRATEGY_ENGINE) {
+            atomic_fetch_add(&n_threaded, 1);
+        }
         CHECK(move_ok(b, r.move));
         CHECK(r.pv_len <= OTHELLO_PV_MAX);
         CHECK(r.pv_len == 0 || r.pv[0] == r.move);
@@ -536,13 +544,15 @@ int main(int argc, char **argv)
     for (i = 0; i < N_POSITIONS; i++) {
         othello_board_free(positions[i]);
     }
-    printf("stress: %d threads for %.1f s (seed %llu): searches %ld completed + %ld stopped, "
-           "%ld BUSY, analyses %ld + %ld stopped, %ld stop calls, %ld clones, %ld parses, "
-           "%ld private engines, %ld BUSY rounds\n",
+    printf("stress: %d threads for %.1f s (seed %llu): searches %ld completed + %ld stopped "
+           "(%ld of them on 2-3 threads), %ld BUSY, analyses %ld + %ld stopped, %ld stop calls, "
+           "%ld clones, %ld parses, %ld private engines, %ld BUSY rounds\n",
            n_threads, now_s() - start, (unsigned long long)seed, atomic_load(&n_search_ok),
-           atomic_load(&n_search_stopped), atomic_load(&n_busy), atomic_load(&n_analyze_ok),
+           atomic_load(&n_search_stopped), atomic_load(&n_threaded), atomic_load(&n_busy),
+           atomic_load(&n_analyze_ok),
            atomic_load(&n_analyze_stopped), atomic_load(&n_stops), atomic_load(&n_clones),
            atomic_load(&n_parses), atomic_load(&n_private_engines),
            atomic_load(&n_busy_rounds));
+    CHECK(atomic_load(&n_threaded) > 0 || seconds < 1); /* the helpers ran */
     return check_summary("stress");
 }

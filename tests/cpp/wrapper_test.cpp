@@ -147,6 +147,25 @@ static void test_engine() {
     auto scores = e.analyze(endgame, othello::search_limits{}.depths(2, 14, 14));
     CHECK(scores.size() == 8 && scores[0].score == 18 && scores[1].score == 12 && scores[7].score == -24);
 
+    // Threads: 1 by default; two solve to the same exact score (g8 alone
+    // reaches +18); out of range is invalid_argument naming the field.
+    CHECK(othello::search_limits{}.c().threads == 1);
+    CHECK(othello::search_limits{}.threads(3).c().threads == 3);
+    e.clear();
+    auto two = e.search(endgame, othello::search_limits{}.level(10).threads(2));
+    CHECK(two.move == r.move && two.score == r.score && two.exact && !two.stopped);
+    auto scores2 = e.analyze(endgame, othello::search_limits{}.depths(2, 14, 14).threads(2));
+    CHECK(scores2.size() == 8 && scores2[0].score == 18 && scores2[7].score == -24);
+    for (int bad : {257, -1}) {
+        try {
+            e.search(endgame, othello::search_limits{}.threads(bad));
+            CHECK(false);
+        } catch (const othello::error &err) {
+            CHECK(err.code() == othello::status::invalid_argument);
+            CHECK(err.detail().find("limits.threads") != std::string::npos);
+        }
+    }
+
     // The progress callback, in order of depth. The searches from the start
     // below say book(0): the opening book would answer without iterating.
     othello::board b;
