@@ -535,14 +535,14 @@ impl<E> Solver<'_, '_, E> {
                 }
                 let (cp, co) = (o ^ f, p ^ f ^ G::B::bit(x));
                 let mark = match busy {
-                    Some(busy) if i > 0 && pass == 0 => {
-                        let mark = Busy::mark(key_of::<G>(cp, co));
-                        if busy.is_busy(mark) {
-                            deferred |= 1 << i;
-                            continue;
+                    Some(busy) if i > 0 && i < 64 && pass == 0 => {
+                        match busy.claim(key_of::<G>(cp, co)) {
+                            Some(mark) => Some((busy, mark)),
+                            None => {
+                                deferred |= 1 << i;
+                                continue;
+                            }
                         }
-                        busy.enter(mark);
-                        Some((busy, mark))
                     }
                     _ => None,
                 };

@@ -13,7 +13,7 @@
 //! Levels mean search effort only; strength also depends on the evaluation.
 
 use super::endgame::Solver;
-use super::midgame::{Searcher, INF};
+use super::midgame::{Searcher, DEFER_DEPTH, INF};
 use super::parallel::{resolve_threads, Busy, Team, MAX_THREADS};
 use super::probcut::{self, EXACT_SELECTIVITY};
 use super::table::{key, Table, NO_MOVE};
@@ -687,29 +687,44 @@ impl Engine {
             cut: self.cut,
             busy,
         };
-        for (i, &(sq, _)) in root.iter().enumerate() {
-            let child = pos.play_with(sq, pos.flips(sq));
-            let s = if all {
-                -searcher.pvs(child, depth - 1, -INF, INF)?
-            } else if i == 0 {
-                -searcher.pvs(child, depth - 1, -beta, -alpha)?
-            } else {
-                let s = -searcher.pvs(child, depth - 1, -alpha - 1, -alpha)?;
-                if s > alpha && s < beta {
-                    -searcher.pvs(child, depth - 1, -beta, -s)?
-                } else {
-                    s
+        // With other threads, as at the nodes below: a move another thread
+        // is on waits for last (see `parallel`).
+        let busy = busy.filter(|_| depth >= DEFER_DEPTH);
+        let mut deferred = 0u64;
+        'passes: for pass in 0..2 {
+            for (i, &(sq, _)) in root.iter().enumerate() {
+                if pass == 1 && deferred & 1 << i == 0 {
+                    continue;
                 }
-            };
-            scores[i] = s;
-            if s > best {
-                best = s;
-                if s > alpha {
-                    alpha = s;
-                    if alpha >= beta {
-                        break;
+                let child = pos.play_with(sq, pos.flips(sq));
+                let mark = match busy {
+                    Some(busy) if i > 0 && i < 64 && pass == 0 => match busy.claim(key(child)) {
+                        Some(mark) => Some((busy, mark)),
+                        None => {
+                            deferred |= 1 << i;
+                            continue;
+                        }
+                    },
+                    _ => None,
+                };
+                let s = root_move(&mut searcher, child, depth, all, i == 0, alpha, beta);
+                if let Some((busy, mark)) = mark {
+                    busy.leave(mark);
+                }
+                let s = s?;
+                scores[i] = s;
+                if s > best {
+                    best = s;
+                    if s > alpha {
+                        alpha = s;
+                        if alpha >= beta {
+                            break 'passes;
+                        }
                     }
                 }
+            }
+            if deferred == 0 {
+                break;
             }
         }
         let mut order: Vec<usize> = (0..root.len()).collect();
@@ -827,6 +842,35 @@ impl Engine {
         }
         out.sort_by_key(|m| std::cmp::Reverse(m.score));
         Ok(out)
+    }
+}
+
+/// The value of a root move's position `child` for the side at the root:
+/// every move in the whole window when all are wanted (randomness), else the
+/// first in the window and the others in a null window first.
+fn root_move<G: Geometry>(
+    searcher: &mut Searcher<Evaluator>,
+    child: Position<G>,
+    depth: u32,
+    all: bool,
+    first: bool,
+    alpha: i32,
+    beta: i32,
+) -> Result<i32, Abort>
+where
+    Evaluator: Evaluate<G>,
+{
+    if all {
+        return Ok(-searcher.pvs(child, depth - 1, -INF, INF)?);
+    }
+    if first {
+        return Ok(-searcher.pvs(child, depth - 1, -beta, -alpha)?);
+    }
+    let s = -searcher.pvs(child, depth - 1, -alpha - 1, -alpha)?;
+    if s > alpha && s < beta {
+        Ok(-searcher.pvs(child, depth - 1, -beta, -s)?)
+    } else {
+        Ok(s)
     }
 }
 

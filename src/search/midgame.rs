@@ -19,7 +19,7 @@ const SHALLOW_ORDER_DEPTH: u32 = 4;
 
 /// From this remaining depth on, with other threads, a move another thread
 /// is searching waits for last (see [`super::parallel`]).
-const DEFER_DEPTH: u32 = 4;
+pub(crate) const DEFER_DEPTH: u32 = 4;
 
 /// A midgame searcher over one transposition table and an evaluation `E`.
 pub struct Searcher<'t, 'b, E> {
@@ -141,15 +141,16 @@ impl<E> Searcher<'_, '_, E> {
                     continue;
                 }
                 let (cp, co) = (o ^ f, p ^ f ^ G::B::bit(x));
+                // Moves past the 64th (boards over 8x8) never wait.
                 let mark = match busy {
-                    Some(busy) if i > 0 && pass == 0 => {
-                        let mark = Busy::mark(key_of::<G>(cp, co));
-                        if busy.is_busy(mark) {
-                            deferred |= 1 << i;
-                            continue;
+                    Some(busy) if i > 0 && i < 64 && pass == 0 => {
+                        match busy.claim(key_of::<G>(cp, co)) {
+                            Some(mark) => Some((busy, mark)),
+                            None => {
+                                deferred |= 1 << i;
+                                continue;
+                            }
                         }
-                        busy.enter(mark);
-                        Some((busy, mark))
                     }
                     _ => None,
                 };

@@ -107,6 +107,19 @@ impl Busy {
         self.slot(mark).store(mark, Relaxed);
     }
 
+    /// Claims the position of `key` for this thread before it searches it:
+    /// `None` when another thread is on it (the move then waits for last),
+    /// else the mark to [`Busy::leave`] afterwards.
+    #[inline]
+    pub fn claim(&self, key: Key) -> Option<u64> {
+        let mark = Busy::mark(key);
+        if self.is_busy(mark) {
+            return None;
+        }
+        self.enter(mark);
+        Some(mark)
+    }
+
     /// Clears the mark, unless another position has taken the slot since.
     #[inline]
     pub fn leave(&self, mark: u64) {
@@ -128,6 +141,11 @@ mod tests {
         assert!(busy.is_busy(a) && !busy.is_busy(b));
         busy.leave(a);
         assert!(!busy.is_busy(a));
+        let claimed = busy.claim([1, 2]);
+        assert_eq!(claimed, Some(a));
+        assert_eq!(busy.claim([1, 2]), None);
+        busy.leave(a);
+        assert_eq!(busy.claim([1, 2]), Some(a));
         assert_eq!(resolve_threads(3), 3);
         assert_eq!(resolve_threads(10_000), MAX_THREADS);
         assert!(resolve_threads(0) >= 1);
