@@ -19,7 +19,7 @@ const SHALLOW_ORDER_DEPTH: u32 = 4;
 
 /// From this remaining depth on, with other threads, a move another thread
 /// is searching waits for last (see [`super::parallel`]).
-pub(crate) const DEFER_DEPTH: u32 = 4;
+pub(crate) const DEFER_DEPTH: u32 = 3;
 
 /// A midgame searcher over one transposition table and an evaluation `E`.
 pub struct Searcher<'t, 'b, E> {
