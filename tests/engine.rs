@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 mod common;
 
-use common::ffo;
+use common::{ffo, random_position};
 
 type Position = othello::Position<S8>;
 
@@ -44,29 +44,6 @@ fn solves_fforum_1_to_19_exactly() {
             r.best
         );
         assert_eq!(r.pv.first(), r.best.as_ref());
-    }
-}
-
-fn random_position(rng: &mut Rng, plies: usize) -> Position {
-    loop {
-        let mut pos = Position::start();
-        let mut ok = true;
-        for _ in 0..plies {
-            let moves: Vec<u32> = pos.legal_moves().squares().collect();
-            if moves.is_empty() {
-                pos = pos.pass();
-                if pos.legal_moves().is_zero() {
-                    ok = false;
-                    break;
-                }
-                continue;
-            }
-            let sq = moves[rng.below(moves.len())];
-            pos = pos.play_with(sq, pos.flips(sq));
-        }
-        if ok && !pos.legal_moves().is_zero() {
-            return pos;
-        }
     }
 }
 

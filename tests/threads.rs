@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 mod common;
 
-use common::ffo;
+use common::{ffo, random_position};
 
 type Position = othello::Position<S8>;
 
@@ -21,29 +21,6 @@ fn exact(threads: u32) -> Limits {
     let mut l = Limits::explicit(4, 60, 60).unwrap();
     l.threads = threads;
     l
-}
-
-/// A position after `plies` random moves from the start (passes played),
-/// with a move to play.
-fn random_position(rng: &mut Rng, plies: usize) -> Position {
-    'again: loop {
-        let mut pos = Position::start();
-        for _ in 0..plies {
-            if pos.legal_moves() == 0 {
-                pos = pos.pass();
-                if pos.legal_moves() == 0 {
-                    continue 'again;
-                }
-            }
-            let moves: Vec<u32> = (0..64)
-                .filter(|&s| pos.legal_moves() >> s & 1 == 1)
-                .collect();
-            pos = pos.play(moves[rng.below(moves.len())]).unwrap();
-        }
-        if pos.legal_moves() != 0 {
-            return pos;
-        }
-    }
 }
 
 /// The exact score of `pos` for its side to move (centi-discs), by one

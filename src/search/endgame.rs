@@ -14,7 +14,7 @@
 //! target and for x86-64-v3 CPUs, chosen once at run time.
 
 use super::midgame::Searcher;
-use super::parallel::Busy;
+use super::parallel::{Busy, Deferral};
 use super::table::{key, key_of, Table, NO_MOVE};
 use super::{Abort, Budget};
 use crate::board::position::distinct_moves;
@@ -525,31 +525,15 @@ impl<E> Solver<'_, '_, E> {
         let (alpha0, beta0) = (alpha, beta);
         let mut best = -INF;
         let mut best_sq = NO_MOVE;
-        let busy = self.busy.filter(|_| n >= DEFER_EMPTIES);
-        // Moves left for last because another thread is on them.
-        let mut deferred = 0u64;
+        let mut deferral = Deferral::new(self.busy.filter(|_| n >= DEFER_EMPTIES));
         'passes: for pass in 0..2 {
             for (i, &(x, f)) in list.as_slice().iter().enumerate() {
-                if pass == 1 && deferred & 1 << i == 0 {
-                    continue;
-                }
                 let (cp, co) = (o ^ f, p ^ f ^ G::B::bit(x));
-                let mark = match busy {
-                    Some(busy) if i > 0 && i < 64 && pass == 0 => {
-                        match busy.claim(key_of::<G>(cp, co)) {
-                            Some(mark) => Some((busy, mark)),
-                            None => {
-                                deferred |= 1 << i;
-                                continue;
-                            }
-                        }
-                    }
-                    _ => None,
+                let Some(claim) = deferral.start(pass, i, || key_of::<G>(cp, co)) else {
+                    continue;
                 };
                 let score = self.child::<G, I>(cp, co, i == 0, alpha, beta);
-                if let Some((busy, mark)) = mark {
-                    busy.leave(mark);
-                }
+                deferral.done(claim);
                 let score = score?;
                 if score > best {
                     best = score;
@@ -562,7 +546,7 @@ impl<E> Solver<'_, '_, E> {
                     }
                 }
             }
-            if deferred == 0 {
+            if !deferral.waiting() {
                 break;
             }
         }

@@ -14,7 +14,7 @@
 
 use super::endgame::Solver;
 use super::midgame::{Searcher, DEFER_DEPTH, INF};
-use super::parallel::{resolve_threads, Busy, Team, MAX_THREADS};
+use super::parallel::{resolve_threads, Busy, Deferral, Team, MAX_THREADS};
 use super::probcut::{self, EXACT_SELECTIVITY};
 use super::table::{key, Table, NO_MOVE};
 use super::{Abort, Budget};
@@ -689,28 +689,15 @@ impl Engine {
         };
         // With other threads, as at the nodes below: a move another thread
         // is on waits for last (see `parallel`).
-        let busy = busy.filter(|_| depth >= DEFER_DEPTH);
-        let mut deferred = 0u64;
+        let mut deferral = Deferral::new(busy.filter(|_| depth >= DEFER_DEPTH));
         'passes: for pass in 0..2 {
             for (i, &(sq, _)) in root.iter().enumerate() {
-                if pass == 1 && deferred & 1 << i == 0 {
-                    continue;
-                }
                 let child = pos.play_with(sq, pos.flips(sq));
-                let mark = match busy {
-                    Some(busy) if i > 0 && i < 64 && pass == 0 => match busy.claim(key(child)) {
-                        Some(mark) => Some((busy, mark)),
-                        None => {
-                            deferred |= 1 << i;
-                            continue;
-                        }
-                    },
-                    _ => None,
+                let Some(claim) = deferral.start(pass, i, || key(child)) else {
+                    continue;
                 };
                 let s = root_move(&mut searcher, child, depth, all, i == 0, alpha, beta);
-                if let Some((busy, mark)) = mark {
-                    busy.leave(mark);
-                }
+                deferral.done(claim);
                 let s = s?;
                 scores[i] = s;
                 if s > best {
@@ -723,7 +710,7 @@ impl Engine {
                     }
                 }
             }
-            if deferred == 0 {
+            if !deferral.waiting() {
                 break;
             }
         }

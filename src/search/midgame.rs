@@ -4,7 +4,7 @@
 //! potential mobility and square values). Scores are in centi-discs
 //! ([`SCALE`] per disc); finished games score their exact result.
 
-use super::parallel::Busy;
+use super::parallel::{Busy, Deferral};
 use super::probcut;
 use super::table::{key_of, Table, NO_MOVE};
 use super::{Abort, Budget};
@@ -132,32 +132,15 @@ impl<E> Searcher<'_, '_, E> {
         let (alpha0, beta0) = (alpha, beta);
         let mut best = -INF;
         let mut best_sq = NO_MOVE;
-        let busy = self.busy.filter(|_| depth >= DEFER_DEPTH);
-        // Moves left for last because another thread is on them.
-        let mut deferred = 0u64;
+        let mut deferral = Deferral::new(self.busy.filter(|_| depth >= DEFER_DEPTH));
         'passes: for pass in 0..2 {
             for (i, &(x, f)) in list.iter().enumerate() {
-                if pass == 1 && deferred & 1 << i == 0 {
-                    continue;
-                }
                 let (cp, co) = (o ^ f, p ^ f ^ G::B::bit(x));
-                // Moves past the 64th (boards over 8x8) never wait.
-                let mark = match busy {
-                    Some(busy) if i > 0 && i < 64 && pass == 0 => {
-                        match busy.claim(key_of::<G>(cp, co)) {
-                            Some(mark) => Some((busy, mark)),
-                            None => {
-                                deferred |= 1 << i;
-                                continue;
-                            }
-                        }
-                    }
-                    _ => None,
+                let Some(claim) = deferral.start(pass, i, || key_of::<G>(cp, co)) else {
+                    continue;
                 };
                 let score = self.child::<G>(cp, co, depth, i == 0, alpha, beta);
-                if let Some((busy, mark)) = mark {
-                    busy.leave(mark);
-                }
+                deferral.done(claim);
                 let score = score?;
                 if score > best {
                     best = score;
@@ -170,7 +153,7 @@ impl<E> Searcher<'_, '_, E> {
                     }
                 }
             }
-            if deferred == 0 {
+            if !deferral.waiting() {
                 break;
             }
         }

@@ -85,7 +85,7 @@ impl Default for Busy {
 impl Busy {
     /// The mark of the position of `key` (never 0, which is a free slot).
     #[inline]
-    pub fn mark(key: Key) -> u64 {
+    fn mark(key: Key) -> u64 {
         let h = (key[0] ^ key[1].rotate_left(32)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
         (h ^ (h >> 31)) | 1
     }
@@ -97,13 +97,13 @@ impl Busy {
 
     /// True when a thread is searching the position of `mark`.
     #[inline]
-    pub fn is_busy(&self, mark: u64) -> bool {
+    fn is_busy(&self, mark: u64) -> bool {
         self.slot(mark).load(Relaxed) == mark
     }
 
     /// Marks the position as searched by this thread.
     #[inline]
-    pub fn enter(&self, mark: u64) {
+    fn enter(&self, mark: u64) {
         self.slot(mark).store(mark, Relaxed);
     }
 
@@ -111,7 +111,7 @@ impl Busy {
     /// `None` when another thread is on it (the move then waits for last),
     /// else the mark to [`Busy::leave`] afterwards.
     #[inline]
-    pub fn claim(&self, key: Key) -> Option<u64> {
+    fn claim(&self, key: Key) -> Option<u64> {
         let mark = Busy::mark(key);
         if self.is_busy(mark) {
             return None;
@@ -122,8 +122,65 @@ impl Busy {
 
     /// Clears the mark, unless another position has taken the slot since.
     #[inline]
-    pub fn leave(&self, mark: u64) {
+    fn leave(&self, mark: u64) {
         let _ = self.slot(mark).compare_exchange(mark, 0, Relaxed, Relaxed);
+    }
+}
+
+/// The move loop of one node with other threads: which moves wait for last
+/// because another thread is on them (see the module). A node searches its
+/// moves in two passes: the first claims each move after the first one and
+/// skips those another thread holds; the second takes the skipped ones.
+/// Moves past the 64th (boards over 8x8) never wait.
+pub struct Deferral<'a> {
+    /// None: one thread, or a node too shallow to share; nothing waits.
+    busy: Option<&'a Busy>,
+    /// Bit i: move i waits for the second pass.
+    waiting: u64,
+}
+
+/// A move [`Deferral::start`] lets the thread search now, with the mark to
+/// clear when it is done (none when it claimed nothing).
+pub struct Claim(Option<u64>);
+
+impl<'a> Deferral<'a> {
+    #[inline]
+    pub fn new(busy: Option<&'a Busy>) -> Deferral<'a> {
+        Deferral { busy, waiting: 0 }
+    }
+
+    /// Whether move `i` of the node is searched in `pass` (0, then 1):
+    /// `None` to skip it in this pass. `key` is the position it leads to,
+    /// computed only when the move is claimed.
+    #[inline]
+    pub fn start(&mut self, pass: u32, i: usize, key: impl FnOnce() -> Key) -> Option<Claim> {
+        if pass > 0 {
+            return (i < 64 && self.waiting >> i & 1 == 1).then_some(Claim(None));
+        }
+        match self.busy {
+            Some(busy) if i > 0 && i < 64 => match busy.claim(key()) {
+                Some(mark) => Some(Claim(Some(mark))),
+                None => {
+                    self.waiting |= 1 << i;
+                    None
+                }
+            },
+            _ => Some(Claim(None)),
+        }
+    }
+
+    /// The move of `claim` is searched (or its search stopped).
+    #[inline]
+    pub fn done(&self, claim: Claim) {
+        if let (Some(busy), Claim(Some(mark))) = (self.busy, claim) {
+            busy.leave(mark);
+        }
+    }
+
+    /// True when a second pass has moves to search.
+    #[inline]
+    pub fn waiting(&self) -> bool {
+        self.waiting != 0
     }
 }
 
@@ -149,6 +206,35 @@ mod tests {
         assert_eq!(resolve_threads(3), 3);
         assert_eq!(resolve_threads(10_000), MAX_THREADS);
         assert!(resolve_threads(0) >= 1);
+    }
+
+    #[test]
+    fn busy_moves_wait_for_the_second_pass() {
+        let busy = Busy::default();
+        let held = busy.claim([7, 7]).unwrap();
+        let keys = [[1, 1], [7, 7], [2, 2]];
+        let mut order = Vec::new();
+        let mut node = Deferral::new(Some(&busy));
+        for pass in 0..2 {
+            for (i, &k) in keys.iter().enumerate() {
+                if let Some(claim) = node.start(pass, i, || k) {
+                    // While searched, the move is busy for other threads.
+                    assert_eq!(busy.is_busy(Busy::mark(k)), i == 2);
+                    order.push(i);
+                    node.done(claim);
+                }
+            }
+            if pass == 0 {
+                assert!(node.waiting());
+                busy.leave(held);
+            }
+        }
+        assert_eq!(order, [0, 2, 1]);
+        assert!(!busy.is_busy(Busy::mark([2, 2])));
+        // One thread: every move in the first pass, nothing claimed.
+        let mut alone = Deferral::new(None);
+        assert!((0..3).all(|i| alone.start(0, i, || unreachable!()).is_some()));
+        assert!(!alone.waiting());
     }
 
     #[test]

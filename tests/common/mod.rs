@@ -1,8 +1,9 @@
 #![allow(dead_code)]
 pub mod reference;
 
-use othello::board::S8;
+use othello::board::{Bits, S8};
 use othello::notation::{parse_board, parse_square};
+use othello::rng::Rng;
 
 /// The positions of an FFO `.obf` file with their best score and every move
 /// that reaches it.
@@ -28,4 +29,29 @@ pub fn ffo(path: &str) -> Vec<(othello::Position<S8>, i32, Vec<u32>)> {
             (game.position(), best, squares)
         })
         .collect()
+}
+
+/// A position after `plies` random plies from the start (a pass uses a
+/// ply), with a move to play.
+pub fn random_position(rng: &mut Rng, plies: usize) -> othello::Position<S8> {
+    loop {
+        let mut pos = othello::Position::<S8>::start();
+        let mut ok = true;
+        for _ in 0..plies {
+            let moves: Vec<u32> = pos.legal_moves().squares().collect();
+            if moves.is_empty() {
+                pos = pos.pass();
+                if pos.legal_moves().is_zero() {
+                    ok = false;
+                    break;
+                }
+                continue;
+            }
+            let sq = moves[rng.below(moves.len())];
+            pos = pos.play_with(sq, pos.flips(sq));
+        }
+        if ok && !pos.legal_moves().is_zero() {
+            return pos;
+        }
+    }
 }
