@@ -615,16 +615,9 @@ fn hints_and_go_on_threads() {
             let line = format!("set threads {threads}");
             assert!(s.replies(&line, 10 + n as u32).is_empty(), "{line}");
         }
-        s.send("hint 20");
-        let lines = s.until("the end of the hints", |l| l == "status");
-        check_thinking(&lines);
-        let hints: Vec<(String, f64, u32)> = lines
-            .iter()
-            .filter(|l| l.starts_with("search "))
-            .map(|l| parse_search(l))
-            .collect();
-        assert!(hints.len() >= 8, "{threads} threads: {lines:?}");
-        let last = &hints[hints.len() - 8..];
+        let (_, searched) = hints(&mut s, 20);
+        assert!(searched.len() >= 8, "{threads} threads: {searched:?}");
+        let last = &searched[searched.len() - 8..];
         let evals: Vec<f64> = last.iter().map(|h| h.1).collect();
         assert_eq!(
             evals,

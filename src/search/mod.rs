@@ -59,16 +59,11 @@ impl<'a> Budget<'a> {
         'a: 't,
     {
         Budget {
+            node_limit: self.node_limit,
+            deadline: self.deadline,
             team: Some(team),
             ..Budget::new(self.stop)
         }
-        .with_limits(self.node_limit, self.deadline)
-    }
-
-    fn with_limits(mut self, node_limit: u64, deadline: Option<std::time::Instant>) -> Self {
-        self.node_limit = node_limit;
-        self.deadline = deadline;
-        self
     }
 
     /// The nodes of every thread so far (this thread's exactly, the others'
