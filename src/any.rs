@@ -200,6 +200,12 @@ pub fn perft_start(size: i64, depth: u32) -> Option<u64> {
     with_geometry!(size, G => Some(perft::perft(Position::<G>::start(), depth)), _ => None)
 }
 
+/// [`perft_start`] by the copy of the recursion compiled for the build's
+/// target, even on a CPU that runs a faster one (see [`perft::perft_portable`]).
+pub fn perft_start_portable(size: i64, depth: u32) -> Option<u64> {
+    with_geometry!(size, G => Some(perft::perft_portable(Position::<G>::start(), depth)), _ => None)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -217,5 +223,6 @@ mod tests {
         assert!(matches!(parse_board("X"), Err(Error::Parse(_))));
         assert_eq!(perft_start(6, 2), Some(12));
         assert_eq!(perft_start(7, 2), None);
+        assert_eq!(perft_start_portable(6, 2), Some(12));
     }
 }

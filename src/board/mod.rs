@@ -1,5 +1,7 @@
 //! The board: bit sets, geometries (one per board size, 4x4 to 16x16), the
-//! rules on a position seen from the side to move, and perft.
+//! rules on a position seen from the side to move, perft, and the
+//! instruction sets hot recursions are compiled for (`isa`: a run-time
+//! chosen x86-64-v3 copy with AVX2 8x8 moves and flips).
 //!
 //! Everything is written once over a [`Geometry`] and monomorphised per
 //! size: `u64` bit sets for 4x4 to 8x8, `u128` for 10x10 and a four-word
@@ -7,8 +9,11 @@
 //! hot operations with dedicated 8x8 code. Squares are `row * size + col`
 //! (a1 = 0).
 
+#[cfg(target_arch = "x86_64")]
+mod avx2;
 pub mod bits;
 pub mod geometry;
+pub mod isa;
 pub mod perft;
 pub mod position;
 pub mod rules;
