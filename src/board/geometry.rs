@@ -129,6 +129,21 @@ pub trait Geometry: Copy + Clone + Default + Eq + Hash + Debug + Send + Sync + '
         }
     }
 
+    /// The squares in five classes, in the order of [`Self::square_value`]
+    /// (corners, other edge squares, inner squares, C- then X-squares): the
+    /// order in which the solver tries the moves of its last few empties,
+    /// within each parity half. A partition of the board.
+    #[inline(always)]
+    fn square_classes() -> [Self::B; 5] {
+        [
+            Self::CORNERS,
+            Self::EDGES & !Self::CORNERS & !Self::C_SQUARES,
+            Self::ALL & !Self::EDGES & !Self::X_SQUARES,
+            Self::C_SQUARES,
+            Self::X_SQUARES,
+        ]
+    }
+
     /// The trained pattern evaluation, where the geometry has one (8x8).
     #[inline]
     fn evaluate_patterns(
@@ -420,6 +435,11 @@ mod tests {
         assert!(all == G::ALL);
         let q = t.quadrants.iter().fold(G::B::ZERO, |a, &b| a | b);
         assert!(q == G::ALL);
+        let classes = G::square_classes();
+        let union = classes.iter().fold(G::B::ZERO, |a, &b| a | b);
+        assert!(union == G::ALL);
+        assert_eq!(classes.iter().map(|c| c.count()).sum::<u32>(), n * n);
+        assert!(classes[0] == G::CORNERS && classes[4] == G::X_SQUARES);
     }
 
     #[test]
