@@ -10,13 +10,18 @@
 //! transposition cutoff), and cuts on stable discs. The tuning numbers are
 //! the geometry's (see [`Geometry`]).
 //!
-//! The recursion is compiled twice on x86-64 (see `Isa`): for the build's
-//! target and for x86-64-v3 CPUs, chosen once at run time.
+//! The recursion is compiled once per instruction set (see
+//! [`crate::board::isa`]): on x86-64-v3 CPUs the copy that runs uses AVX2
+//! moves and flips on 8x8 and the v3 bit scans and counts; elsewhere the
+//! build's own.
 
 use super::midgame::Searcher;
 use super::parallel::{Busy, Deferral};
 use super::table::{key, key_of, Table, NO_MOVE};
 use super::{Abort, Budget};
+#[cfg(target_arch = "x86_64")]
+use crate::board::isa::Haswell;
+use crate::board::isa::{Isa, Portable};
 use crate::board::position::distinct_moves;
 use crate::board::{final_score, Bits, Geometry, Position};
 use crate::eval::Evaluate;
@@ -37,14 +42,14 @@ const EVAL_ORDER_WEIGHT: i32 = 1;
 
 /// The exact score with one empty square `x` left, by counting flips.
 #[inline(always)]
-fn last_square<G: Geometry>(p: G::B, o: G::B, x: u32) -> i32 {
+fn last_square<G: Geometry, I: Isa>(isa: I, p: G::B, o: G::B, x: u32) -> i32 {
     let squares = G::SQUARES as i32;
     let n = p.count() as i32;
-    let f = G::flips(p, o, x);
+    let f = isa.flips::<G>(p, o, x);
     if !f.is_zero() {
         return 2 * (n + f.count() as i32 + 1) - squares;
     }
-    let g = G::flips(o, p, x);
+    let g = isa.flips::<G>(o, p, x);
     if !g.is_zero() {
         return 2 * (n - g.count() as i32) - squares;
     }
@@ -61,12 +66,19 @@ fn last_square<G: Geometry>(p: G::B, o: G::B, x: u32) -> i32 {
 /// The best of `p`'s moves on the two empties `x1`, `x2` (the first that
 /// reaches `beta` cuts), None if it has none.
 #[inline(always)]
-fn two_moves<G: Geometry>(p: G::B, o: G::B, beta: i32, x1: u32, x2: u32) -> Option<i32> {
+fn two_moves<G: Geometry, I: Isa>(
+    isa: I,
+    p: G::B,
+    o: G::B,
+    beta: i32,
+    x1: u32,
+    x2: u32,
+) -> Option<i32> {
     let mut best = None;
     if !(G::neighbours_of(x1) & o).is_zero() {
-        let f = G::flips(p, o, x1);
+        let f = isa.flips::<G>(p, o, x1);
         if !f.is_zero() {
-            let score = -last_square::<G>(o ^ f, p ^ f ^ G::B::bit(x1), x2);
+            let score = -last_square::<G, I>(isa, o ^ f, p ^ f ^ G::B::bit(x1), x2);
             if score >= beta {
                 return Some(score);
             }
@@ -74,9 +86,9 @@ fn two_moves<G: Geometry>(p: G::B, o: G::B, beta: i32, x1: u32, x2: u32) -> Opti
         }
     }
     if !(G::neighbours_of(x2) & o).is_zero() {
-        let f = G::flips(p, o, x2);
+        let f = isa.flips::<G>(p, o, x2);
         if !f.is_zero() {
-            let score = -last_square::<G>(o ^ f, p ^ f ^ G::B::bit(x2), x1);
+            let score = -last_square::<G, I>(isa, o ^ f, p ^ f ^ G::B::bit(x2), x1);
             return Some(best.map_or(score, |b: i32| b.max(score)));
         }
     }
@@ -94,14 +106,12 @@ fn stability_cap<G: Geometry>(p: G::B, o: G::B, alpha: i32) -> Option<i32> {
         .then(|| squares - 2 * G::stable(o, p).count() as i32)
 }
 
-/// The instruction set a copy of the solver's recursion is compiled for.
-/// Its bit scans and population counts (flips, moves, parity) run ~15%
-/// faster with x86-64-v3's LZCNT, TZCNT and BMI than with the baseline the
-/// library is built for, so x86-64 has a second copy, [`Haswell`], chosen
-/// at run time when the CPU has those instructions. `DEEP` selects the node:
-/// [`Solver::deep_body`] or [`Solver::shallow_body`].
-trait Isa {
+/// The solver's recursion, compiled once per instruction set: a node
+/// calls its children through `node`, which stays within the copy. `DEEP`
+/// selects the node: [`Solver::deep_body`] or [`Solver::shallow_body`].
+trait Recursion: Isa {
     fn node<const DEEP: bool, G: Geometry, E: Evaluate<G>>(
+        self,
         s: &mut Solver<E>,
         p: G::B,
         o: G::B,
@@ -111,11 +121,9 @@ trait Isa {
     ) -> Result<i32, Abort>;
 }
 
-/// The build's own target.
-struct Baseline;
-
-impl Isa for Baseline {
+impl Recursion for Portable {
     fn node<const DEEP: bool, G: Geometry, E: Evaluate<G>>(
+        self,
         s: &mut Solver<E>,
         p: G::B,
         o: G::B,
@@ -123,27 +131,15 @@ impl Isa for Baseline {
         beta: i32,
         passed: bool,
     ) -> Result<i32, Abort> {
-        s.body::<DEEP, G, Baseline>(p, o, alpha, beta, passed)
+        s.body::<DEEP, G, Portable>(self, p, o, alpha, beta, passed)
     }
 }
 
-/// x86-64 CPUs with AVX2, BMI1, BMI2, LZCNT and POPCNT (x86-64-v3).
 #[cfg(target_arch = "x86_64")]
-struct Haswell;
-
-#[cfg(target_arch = "x86_64")]
-static HASWELL: once_cell::sync::Lazy<bool> = once_cell::sync::Lazy::new(|| {
-    is_x86_feature_detected!("avx2")
-        && is_x86_feature_detected!("bmi1")
-        && is_x86_feature_detected!("bmi2")
-        && is_x86_feature_detected!("lzcnt")
-        && is_x86_feature_detected!("popcnt")
-});
-
-#[cfg(target_arch = "x86_64")]
-impl Isa for Haswell {
+impl Recursion for Haswell {
     #[inline(always)]
     fn node<const DEEP: bool, G: Geometry, E: Evaluate<G>>(
+        self,
         s: &mut Solver<E>,
         p: G::B,
         o: G::B,
@@ -151,14 +147,15 @@ impl Isa for Haswell {
         beta: i32,
         passed: bool,
     ) -> Result<i32, Abort> {
-        // SAFETY: Haswell is used only when HASWELL found the features.
-        unsafe { node_haswell::<DEEP, G, E>(s, p, o, alpha, beta, passed) }
+        // SAFETY: a `Haswell` exists only on a CPU with these features.
+        unsafe { node_v3::<DEEP, G, E>(self, s, p, o, alpha, beta, passed) }
     }
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
-unsafe fn node_haswell<const DEEP: bool, G: Geometry, E: Evaluate<G>>(
+fn node_v3<const DEEP: bool, G: Geometry, E: Evaluate<G>>(
+    isa: Haswell,
     s: &mut Solver<E>,
     p: G::B,
     o: G::B,
@@ -166,7 +163,7 @@ unsafe fn node_haswell<const DEEP: bool, G: Geometry, E: Evaluate<G>>(
     beta: i32,
     passed: bool,
 ) -> Result<i32, Abort> {
-    s.body::<DEEP, G, Haswell>(p, o, alpha, beta, passed)
+    s.body::<DEEP, G, Haswell>(isa, p, o, alpha, beta, passed)
 }
 
 /// An exact solver over one transposition table; `eval` is the evaluation
@@ -197,7 +194,7 @@ impl<E> Solver<'_, '_, E> {
             0 => Ok(final_score::<G>(p, o)),
             1 => {
                 self.budget.tick()?;
-                Ok(last_square::<G>(p, o, empties.lowest()))
+                Ok(last_square::<G, _>(Portable, p, o, empties.lowest()))
             }
             n if n <= SHALLOW => self.node::<false, G>(p, o, alpha, beta, false),
             _ => self.node::<true, G>(p, o, alpha, beta, false),
@@ -260,16 +257,17 @@ impl<E> Solver<'_, '_, E> {
         E: Evaluate<G>,
     {
         #[cfg(target_arch = "x86_64")]
-        if *HASWELL {
-            return Haswell::node::<DEEP, G, E>(self, p, o, alpha, beta, passed);
+        if let Some(isa) = Haswell::detect() {
+            return isa.node::<DEEP, G, E>(self, p, o, alpha, beta, passed);
         }
-        Baseline::node::<DEEP, G, E>(self, p, o, alpha, beta, passed)
+        Portable.node::<DEEP, G, E>(self, p, o, alpha, beta, passed)
     }
 
-    /// The node of [`Solver::node`], compiled once per [`Isa`].
+    /// The node of [`Solver::node`], compiled once per [`Recursion`].
     #[inline(always)]
-    fn body<const DEEP: bool, G: Geometry, I: Isa>(
+    fn body<const DEEP: bool, G: Geometry, I: Recursion>(
         &mut self,
+        isa: I,
         p: G::B,
         o: G::B,
         alpha: i32,
@@ -280,17 +278,18 @@ impl<E> Solver<'_, '_, E> {
         E: Evaluate<G>,
     {
         if DEEP {
-            self.deep_body::<G, I>(p, o, alpha, beta, passed)
+            self.deep_body::<G, I>(isa, p, o, alpha, beta, passed)
         } else {
-            self.shallow_body::<G, I>(p, o, alpha, beta, passed)
+            self.shallow_body::<G, I>(isa, p, o, alpha, beta, passed)
         }
     }
 
     /// A node of 2..=SHALLOW empties. Counted here; the nodes of two and
     /// three empties count their passes themselves (see `or_pass`).
     #[inline(always)]
-    fn shallow_body<G: Geometry, I: Isa>(
+    fn shallow_body<G: Geometry, I: Recursion>(
         &mut self,
+        isa: I,
         p: G::B,
         o: G::B,
         mut alpha: i32,
@@ -314,9 +313,9 @@ impl<E> Solver<'_, '_, E> {
             2 => {
                 let x1 = empties.lowest();
                 let x2 = empties.highest();
-                return Ok(self.two_squares::<G>(p, o, alpha, beta, x1, x2, passed));
+                return Ok(self.two_squares::<G, I>(isa, p, o, alpha, beta, x1, x2, passed));
             }
-            3 => return Ok(self.three_squares::<G>(p, o, alpha, beta, empties, passed)),
+            3 => return Ok(self.three_squares::<G, I>(isa, p, o, alpha, beta, empties, passed)),
             _ => {}
         }
         // Odd quadrants first, and in each half the better squares first.
@@ -332,11 +331,11 @@ impl<E> Solver<'_, '_, E> {
                     if (G::neighbours_of(x) & o).is_zero() {
                         continue;
                     }
-                    let f = G::flips(p, o, x);
+                    let f = isa.flips::<G>(p, o, x);
                     if f.is_zero() {
                         continue;
                     }
-                    let score = -I::node::<false, G, E>(
+                    let score = -isa.node::<false, G, E>(
                         self,
                         o ^ f,
                         p ^ f ^ G::B::bit(x),
@@ -360,7 +359,7 @@ impl<E> Solver<'_, '_, E> {
             return if passed {
                 Ok(final_score::<G>(p, o))
             } else {
-                Ok(-I::node::<false, G, E>(self, o, p, -beta, -alpha, true)?)
+                Ok(-isa.node::<false, G, E>(self, o, p, -beta, -alpha, true)?)
             };
         }
         Ok(best)
@@ -371,8 +370,9 @@ impl<E> Solver<'_, '_, E> {
     /// of them inline into the copies of [`Isa`].)
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
-    fn two_squares<G: Geometry>(
+    fn two_squares<G: Geometry, I: Isa>(
         &mut self,
+        isa: I,
         p: G::B,
         o: G::B,
         alpha: i32,
@@ -382,15 +382,17 @@ impl<E> Solver<'_, '_, E> {
         passed: bool,
     ) -> i32 {
         self.or_pass::<G>(p, o, alpha, beta, passed, |_, p, o, _, beta| {
-            two_moves::<G>(p, o, beta, x1, x2)
+            two_moves::<G, I>(isa, p, o, beta, x1, x2)
         })
     }
 
     /// Exactly three empties: the square alone in its quadrant first (the
     /// parity order), then the two others, each scored by `two_squares`.
+    #[allow(clippy::too_many_arguments)]
     #[inline(always)]
-    fn three_squares<G: Geometry>(
+    fn three_squares<G: Geometry, I: Isa>(
         &mut self,
+        isa: I,
         p: G::B,
         o: G::B,
         alpha: i32,
@@ -399,7 +401,7 @@ impl<E> Solver<'_, '_, E> {
         passed: bool,
     ) -> i32 {
         self.or_pass::<G>(p, o, alpha, beta, passed, |s, p, o, alpha, beta| {
-            s.three_moves::<G>(p, o, alpha, beta, empties)
+            s.three_moves::<G, I>(isa, p, o, alpha, beta, empties)
         })
     }
 
@@ -433,8 +435,9 @@ impl<E> Solver<'_, '_, E> {
 
     /// The best of `p`'s moves on three empties, None if it has none.
     #[inline(always)]
-    fn three_moves<G: Geometry>(
+    fn three_moves<G: Geometry, I: Isa>(
         &mut self,
+        isa: I,
         p: G::B,
         o: G::B,
         mut alpha: i32,
@@ -456,13 +459,21 @@ impl<E> Solver<'_, '_, E> {
             if (G::neighbours_of(x) & o).is_zero() {
                 continue;
             }
-            let f = G::flips(p, o, x);
+            let f = isa.flips::<G>(p, o, x);
             if f.is_zero() {
                 continue;
             }
             self.budget.nodes += 1;
-            let score =
-                -self.two_squares::<G>(o ^ f, p ^ f ^ G::B::bit(x), -beta, -alpha, y, z, false);
+            let score = -self.two_squares::<G, I>(
+                isa,
+                o ^ f,
+                p ^ f ^ G::B::bit(x),
+                -beta,
+                -alpha,
+                y,
+                z,
+                false,
+            );
             if score > best {
                 best = score;
                 if score > alpha {
@@ -478,8 +489,9 @@ impl<E> Solver<'_, '_, E> {
 
     /// A node of more than SHALLOW empties.
     #[inline(always)]
-    fn deep_body<G: Geometry, I: Isa>(
+    fn deep_body<G: Geometry, I: Recursion>(
         &mut self,
+        isa: I,
         p: G::B,
         o: G::B,
         mut alpha: i32,
@@ -493,17 +505,17 @@ impl<E> Solver<'_, '_, E> {
         let empties = !(p | o) & G::ALL;
         let n = empties.count();
         if n <= SHALLOW {
-            return I::node::<false, G, E>(self, p, o, alpha, beta, false);
+            return isa.node::<false, G, E>(self, p, o, alpha, beta, false);
         }
-        let moves = G::moves(p, o);
+        let moves = isa.moves::<G>(p, o);
         if moves.is_zero() {
             if passed {
                 return Ok(-final_score::<G>(o, p));
             }
-            if G::moves(o, p).is_zero() {
+            if isa.moves::<G>(o, p).is_zero() {
                 return Ok(final_score::<G>(p, o));
             }
-            return Ok(-I::node::<true, G, E>(self, o, p, -beta, -alpha, true)?);
+            return Ok(-isa.node::<true, G, E>(self, o, p, -beta, -alpha, true)?);
         }
         if let Some(cap) = stability_cap::<G>(p, o, alpha) {
             if cap <= alpha {
@@ -539,11 +551,11 @@ impl<E> Solver<'_, '_, E> {
             moves
         };
         if use_hash && n >= G::ETC_EMPTIES {
-            if let Some(cut) = self.transposition_cutoff::<G>(p, o, moves, beta) {
+            if let Some(cut) = self.transposition_cutoff::<G, I>(isa, p, o, moves, beta) {
                 return Ok(cut);
             }
         }
-        let list = self.order_moves::<G>(p, o, moves, hash_move)?;
+        let list = self.order_moves::<G, I>(isa, p, o, moves, hash_move)?;
         let (alpha0, beta0) = (alpha, beta);
         let mut best = -INF;
         let mut best_sq = NO_MOVE;
@@ -554,7 +566,7 @@ impl<E> Solver<'_, '_, E> {
                 let Some(claim) = deferral.start(pass, i, || key_of::<G>(cp, co)) else {
                     continue;
                 };
-                let score = self.child::<G, I>(cp, co, i == 0, alpha, beta);
+                let score = self.child::<G, I>(isa, cp, co, i == 0, alpha, beta);
                 deferral.done(claim);
                 let score = score?;
                 if score > best {
@@ -588,8 +600,9 @@ impl<E> Solver<'_, '_, E> {
     /// The exact value of the move to (cp, co) for the side at the node: the
     /// first move in the whole window, the others in a null window first.
     #[inline(always)]
-    fn child<G: Geometry, I: Isa>(
+    fn child<G: Geometry, I: Recursion>(
         &mut self,
+        isa: I,
         cp: G::B,
         co: G::B,
         first: bool,
@@ -600,11 +613,11 @@ impl<E> Solver<'_, '_, E> {
         E: Evaluate<G>,
     {
         if first {
-            return Ok(-I::node::<true, G, E>(self, cp, co, -beta, -alpha, false)?);
+            return Ok(-isa.node::<true, G, E>(self, cp, co, -beta, -alpha, false)?);
         }
-        let s = -I::node::<true, G, E>(self, cp, co, -alpha - 1, -alpha, false)?;
+        let s = -isa.node::<true, G, E>(self, cp, co, -alpha - 1, -alpha, false)?;
         if s > alpha && s < beta {
-            Ok(-I::node::<true, G, E>(self, cp, co, -beta, -s, false)?)
+            Ok(-isa.node::<true, G, E>(self, cp, co, -beta, -s, false)?)
         } else {
             Ok(s)
         }
@@ -614,8 +627,9 @@ impl<E> Solver<'_, '_, E> {
     /// table already proves good enough (its upper bound, negated, reaches
     /// beta) cuts without being searched.
     #[inline(always)]
-    fn transposition_cutoff<G: Geometry>(
+    fn transposition_cutoff<G: Geometry, I: Isa>(
         &self,
+        isa: I,
         p: G::B,
         o: G::B,
         moves: G::B,
@@ -625,7 +639,7 @@ impl<E> Solver<'_, '_, E> {
         while !rest.is_zero() {
             let x = rest.lowest();
             rest = rest.without_lowest();
-            let f = G::flips(p, o, x);
+            let f = isa.flips::<G>(p, o, x);
             if let Some(e) = self.table.probe(key_of::<G>(o ^ f, p ^ f ^ G::B::bit(x))) {
                 if e.solved() && -(e.upper as i32) >= beta {
                     return Some(-(e.upper as i32));
@@ -640,8 +654,9 @@ impl<E> Solver<'_, '_, E> {
     /// potential replies; with many empties, also the value of a shallow
     /// midgame search of each reply.
     #[inline(always)]
-    fn order_moves<G: Geometry>(
+    fn order_moves<G: Geometry, I: Isa>(
         &mut self,
+        isa: I,
         p: G::B,
         o: G::B,
         moves: G::B,
@@ -659,12 +674,12 @@ impl<E> Solver<'_, '_, E> {
         while !rest.is_zero() {
             let x = rest.lowest();
             rest = rest.without_lowest();
-            let f = G::flips(p, o, x);
+            let f = isa.flips::<G>(p, o, x);
             let (cp, co) = (o ^ f, p ^ f ^ G::B::bit(x));
             let key = if x as u16 == hash_move {
                 i32::MIN
             } else {
-                let replies = G::moves(cp, co);
+                let replies = isa.moves::<G>(cp, co);
                 let corners = replies & G::CORNERS;
                 let potential = (G::neighbours(co) & !(cp | co) & G::ALL).count() as i32;
                 let mut key = ((replies.count() + corners.count()) as i32) * 256 + potential
@@ -816,7 +831,7 @@ mod tests {
         check::<S16>();
     }
 
-    /// The baseline copy of the recursion (which this machine may not run
+    /// The portable copy of the recursion (which this machine may not run
     /// by default) gives the same values and node counts as the dispatched
     /// one.
     #[test]
@@ -842,10 +857,10 @@ mod tests {
                     };
                     let v = match (baseline, empties <= SHALLOW) {
                         (true, true) => {
-                            Baseline::node::<false, G, V1>(&mut s, p, o, -INF, INF, false)
+                            Portable.node::<false, G, V1>(&mut s, p, o, -INF, INF, false)
                         }
                         (true, false) => {
-                            Baseline::node::<true, G, V1>(&mut s, p, o, -INF, INF, false)
+                            Portable.node::<true, G, V1>(&mut s, p, o, -INF, INF, false)
                         }
                         (false, _) => s.solve(pos, -INF, INF),
                     };
