@@ -4,13 +4,21 @@
 //! Per position: best move, score, whether it matches the file's best score,
 //! time, nodes and nodes/s; then totals.
 //!
+//! `cargo bench --bench solve -- --random COUNT EMPTIES SEED [HASH_MB]`
+//! solves `COUNT` positions of random games (uniform legal moves from the
+//! start, seeded) at `EMPTIES` empties instead of a file, and prints each as
+//! an `.obf` line with its score (`obf: ...`), so that another build can
+//! solve the same file.
+//!
 //! `cargo bench --bench solve -- --size N [HASH_MB]` instead solves the start
 //! position of the NxN board (4 or 6: bigger boards take far too long) and
 //! prints the perfect-play result, the best move, time and nodes.
 
 use othello::board::S8;
+use othello::board::{Bits, Position};
 use othello::engine::{Engine, Limits};
-use othello::notation::{parse_board, square_name};
+use othello::notation::{board_string, parse_board, square_name};
+use othello::rng::Rng;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
@@ -36,12 +44,31 @@ fn main() {
         solve_start(size, mb);
         return;
     }
-    let file = args
-        .first()
-        .cloned()
-        .unwrap_or_else(|| "../shared/positions/fforum-20-39.obf".into());
-    let mb: usize = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(64);
-    let text = std::fs::read_to_string(&file).unwrap_or_else(|e| panic!("{file}: {e}"));
+    // (board string, the file's best score)
+    let (positions, mb): (Vec<(String, Option<i32>)>, Option<&String>) =
+        match args.iter().position(|a| a == "--random") {
+            Some(i) => {
+                let n: Vec<u64> = args[i + 1..]
+                    .iter()
+                    .take(3)
+                    .map(|a| a.parse().expect("--random COUNT EMPTIES SEED"))
+                    .collect();
+                let boards = random_boards(n[0] as usize, n[1] as u32, n[2]);
+                (
+                    boards.into_iter().map(|b| (b, None)).collect(),
+                    args.get(i + 4),
+                )
+            }
+            None => {
+                let file = args
+                    .first()
+                    .cloned()
+                    .unwrap_or_else(|| "../shared/positions/fforum-20-39.obf".into());
+                let text = std::fs::read_to_string(&file).unwrap_or_else(|e| panic!("{file}: {e}"));
+                (obf_boards(&text), args.get(1))
+            }
+        };
+    let mb: usize = mb.and_then(|a| a.parse().ok()).unwrap_or(64);
     let stop = AtomicBool::new(false);
     let mut engine = Engine::new(mb);
     // OTHELLO_EVAL=trained: the trained pattern evaluation orders the moves.
@@ -57,18 +84,8 @@ fn main() {
     limits.threads = threads;
     println!("threads: {threads}");
     let (mut total_nodes, mut total_secs, mut right, mut count) = (0u64, 0f64, 0, 0);
-    for (i, line) in text.lines().enumerate() {
-        if line.len() < 66 {
-            continue;
-        }
-        let board = format!("{} {}", &line[..64], &line[65..66]);
-        let game = parse_board::<S8>(&board).expect("valid obf board");
-        let expected: i32 = line
-            .split(';')
-            .nth(1)
-            .and_then(|m| m.split(':').nth(1))
-            .and_then(|s| s.trim().trim_start_matches('+').parse().ok())
-            .expect("obf line lists a best score");
+    for (i, (board, expected)) in positions.iter().enumerate() {
+        let game = parse_board::<S8>(board).expect("valid obf board");
         engine.clear();
         let start = Instant::now();
         let r = engine
@@ -76,19 +93,30 @@ fn main() {
             .expect("a position with moves");
         let (mv, score, nodes) = (r.best, r.score / 100, r.nodes);
         let secs = start.elapsed().as_secs_f64();
-        let ok = score == expected;
+        let ok = expected.is_none_or(|e| score == e);
         right += ok as u32;
         count += 1;
         total_nodes += nodes;
         total_secs += secs;
+        let name = mv
+            .map(|s| square_name(8, s))
+            .unwrap_or_else(|| "pass".into());
+        if expected.is_none() {
+            println!("obf: {board}; {}:{score:+};", name.to_uppercase());
+        }
         println!(
-            "#{:<3} {:>4} {:+4} (file {:+4}) {} {:8.3} s {:>12} nodes {:6.2} Mn/s",
+            "#{:<3} {:>4} {:+4} (file {}) {} {:8.3} s {:>12} nodes {:6.2} Mn/s",
             i + 1,
-            mv.map(|s| square_name(8, s))
-                .unwrap_or_else(|| "pass".into()),
+            name,
             score,
-            expected,
-            if ok { "ok " } else { "BAD" },
+            expected.map_or("  - ".into(), |e| format!("{e:+4}")),
+            if expected.is_none() {
+                "-  "
+            } else if ok {
+                "ok "
+            } else {
+                "BAD"
+            },
             secs,
             nodes,
             nodes as f64 / secs / 1e6
@@ -132,4 +160,45 @@ fn solve_start(size: i64, mb: usize) {
         r.nodes,
         r.nodes as f64 / secs / 1e6
     );
+}
+
+/// The boards of an `.obf` text with their best scores.
+fn obf_boards(text: &str) -> Vec<(String, Option<i32>)> {
+    text.lines()
+        .filter(|line| line.len() >= 66)
+        .map(|line| {
+            let board = format!("{} {}", &line[..64], &line[65..66]);
+            let best = line
+                .split(';')
+                .nth(1)
+                .and_then(|m| m.split(':').nth(1))
+                .and_then(|s| s.trim().trim_start_matches('+').parse().ok())
+                .expect("obf line lists a best score");
+            (board, Some(best))
+        })
+        .collect()
+}
+
+/// `count` boards of random games at `empties` empties with the side to
+/// move having a move (games that end or pass there are skipped).
+fn random_boards(count: usize, empties: u32, seed: u64) -> Vec<String> {
+    let mut rng = Rng::new(seed);
+    let mut out = Vec::new();
+    while out.len() < count {
+        let mut game = othello::game::Game::<S8>::new();
+        while game.position().empties().count() > empties && !game.position().is_game_over() {
+            let moves: Vec<u32> = game.position().legal_moves().squares().collect();
+            if moves.is_empty() {
+                game.pass().expect("a pass when there is no move");
+            } else {
+                game.play(moves[rng.below(moves.len())])
+                    .expect("a legal move");
+            }
+        }
+        let pos: Position<S8> = game.position();
+        if pos.empties().count() == empties && !pos.legal_moves().is_zero() {
+            out.push(board_string(&game));
+        }
+    }
+    out
 }
