@@ -220,25 +220,10 @@ const QUADRANTS: [u64; 4] = [
 /// or to a stable disc of their own colour.
 pub fn stable_discs(p: u64, o: u64) -> u64 {
     let filled = p | o;
-    let (mut full_h, mut full_v, mut full_d, mut full_a) = (0u64, 0u64, 0u64, 0u64);
-    for i in 0..8 {
-        let row = 0xffu64 << (8 * i);
-        if filled & row == row {
-            full_h |= row;
-        }
-        let col = 0x0101_0101_0101_0101u64 << i;
-        if filled & col == col {
-            full_v |= col;
-        }
-    }
-    for line in DIAGONALS.iter() {
-        if filled & line.0 == line.0 {
-            full_d |= line.0;
-        }
-        if filled & line.1 == line.1 {
-            full_a |= line.1;
-        }
-    }
+    let full_h = full_rows(filled);
+    let full_v = full_columns(filled);
+    let full_d = full_lines(filled, 9, NOT_A, NOT_H);
+    let full_a = full_lines(filled, 7, NOT_H, NOT_A);
     const EDGE_H: u64 = 0x8181_8181_8181_8181;
     const EDGE_V: u64 = 0xff00_0000_0000_00ff;
     const EDGE: u64 = EDGE_H | EDGE_V;
@@ -256,18 +241,45 @@ pub fn stable_discs(p: u64, o: u64) -> u64 {
     }
 }
 
-/// The 15 diagonals (a1-h8 direction) and 15 anti-diagonals (h1-a8), paired.
-static DIAGONALS: [(u64, u64); 15] = {
-    let mut t = [(0u64, 0u64); 15];
-    let mut sq = 0;
-    while sq < 64 {
-        let (c, r) = (sq % 8, sq / 8);
-        t[7 + c - r].0 |= 1u64 << sq;
-        t[c + r].1 |= 1u64 << sq;
-        sq += 1;
+/// The squares of the full rows of `filled`: each byte ANDed down to its
+/// lowest bit, then spread back over the byte. (Bit tricks rather than a
+/// loop over the lines: the solver asks at most nodes of its last empties.)
+#[inline(always)]
+fn full_rows(filled: u64) -> u64 {
+    let mut r = filled & (filled >> 4);
+    r &= r >> 2;
+    r &= r >> 1;
+    (r & 0x0101_0101_0101_0101) * 0xff
+}
+
+/// The squares of the full columns of `filled`: the eight rows ANDed into
+/// the lowest, then copied to every row.
+#[inline(always)]
+fn full_columns(filled: u64) -> u64 {
+    let mut c = filled & (filled >> 32);
+    c &= c >> 16;
+    c &= c >> 8;
+    (c & 0xff) * 0x0101_0101_0101_0101
+}
+
+/// The squares of the full diagonal lines of `filled` in the direction of
+/// `shift` (9: a1-h8, 7: h1-a8): the empty squares are spread both ways
+/// along the lines (occluded fills, `up` and `down` the destination masks
+/// that stop a step wrapping around the board); what they do not reach is
+/// on a full line.
+#[inline(always)]
+fn full_lines(filled: u64, shift: u32, up: u64, down: u64) -> u64 {
+    let empty = !filled;
+    let (mut e_up, mut m_up) = (empty, up);
+    let (mut e_down, mut m_down) = (empty, down);
+    for step in [shift, 2 * shift, 4 * shift] {
+        e_up |= m_up & (e_up << step);
+        e_down |= m_down & (e_down >> step);
+        m_up &= m_up << step;
+        m_down &= m_down >> step;
     }
-    t
-};
+    !(e_up | e_down)
+}
 
 /// A static preference for squares, for ordering only (corners best, the
 /// squares diagonally next to corners worst).
@@ -308,6 +320,12 @@ mod tests {
         for _ in 0..200 {
             let (a, b) = (rng.next_u64(), rng.next_u64());
             out.push((a & b, a & !b));
+        }
+        // Nearly full boards: full rows, columns and diagonals (stability).
+        for _ in 0..400 {
+            let filled = rng.next_u64() | rng.next_u64() | rng.next_u64() | rng.next_u64();
+            let split = rng.next_u64();
+            out.push((filled & split, filled & !split));
         }
         out
     }
