@@ -3,11 +3,18 @@
 //! then shallow-search scores at higher depths, else fastest-first with
 //! potential mobility and square values). Scores are in centi-discs
 //! ([`SCALE`] per disc); finished games score their exact result.
+//!
+//! Like the solver, the recursion is compiled once per instruction set
+//! (see [`crate::board::isa`]): x86-64-v3 CPUs run the copy with the AVX2
+//! 8x8 moves and flips.
 
 use super::parallel::{Busy, Deferral};
 use super::probcut;
 use super::table::{key_of, Table, NO_MOVE};
 use super::{Abort, Budget};
+#[cfg(target_arch = "x86_64")]
+use crate::board::isa::Haswell;
+use crate::board::isa::{Isa, Portable};
 use crate::board::{final_score, Bits, Geometry, Position};
 use crate::eval::{Evaluate, SCALE};
 
@@ -64,11 +71,20 @@ impl<E> Searcher<'_, '_, E> {
     where
         E: Evaluate<G>,
     {
-        self.node::<G>(pos.player, pos.opponent, depth, alpha, beta, false)
+        let (p, o) = (pos.player, pos.opponent);
+        #[cfg(target_arch = "x86_64")]
+        if let Some(isa) = Haswell::detect() {
+            return isa.node::<G, E>(self, p, o, depth, alpha, beta, false);
+        }
+        Portable.node::<G, E>(self, p, o, depth, alpha, beta, false)
     }
 
-    fn node<G: Geometry>(
+    /// A node of the copy of the recursion for the instruction set `isa`.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn body<G: Geometry, I: Recursion>(
         &mut self,
+        isa: I,
         p: G::B,
         o: G::B,
         depth: u32,
@@ -83,9 +99,9 @@ impl<E> Searcher<'_, '_, E> {
         if depth == 0 {
             return Ok(leaf::<G, E>(self.eval, p, o));
         }
-        let moves = G::moves(p, o);
+        let moves = isa.moves::<G>(p, o);
         if moves.is_zero() {
-            if passed || G::moves(o, p).is_zero() {
+            if passed || isa.moves::<G>(o, p).is_zero() {
                 return Ok(if passed {
                     -terminal::<G>(o, p)
                 } else {
@@ -93,7 +109,7 @@ impl<E> Searcher<'_, '_, E> {
                 });
             }
             // A pass uses no depth.
-            return Ok(-self.node::<G>(o, p, depth, -beta, -alpha, true)?);
+            return Ok(-isa.node::<G, E>(self, o, p, depth, -beta, -alpha, true)?);
         }
         let k = key_of::<G>(p, o);
         let mut hash_move = NO_MOVE;
@@ -120,15 +136,19 @@ impl<E> Searcher<'_, '_, E> {
             // No score is beyond a whole board of discs.
             let max_score = G::SQUARES as i32 * SCALE;
             let high = beta.saturating_add(m);
-            if high <= max_score && self.node::<G>(p, o, shallow, high - 1, high, false)? >= high {
+            if high <= max_score
+                && isa.node::<G, E>(self, p, o, shallow, high - 1, high, false)? >= high
+            {
                 return Ok(beta);
             }
             let low = alpha.saturating_sub(m);
-            if low >= -max_score && self.node::<G>(p, o, shallow, low, low + 1, false)? <= low {
+            if low >= -max_score
+                && isa.node::<G, E>(self, p, o, shallow, low, low + 1, false)? <= low
+            {
                 return Ok(alpha);
             }
         }
-        let list = self.order::<G>(p, o, moves, hash_move, depth)?;
+        let list = self.order::<G, I>(isa, p, o, moves, hash_move, depth)?;
         let (alpha0, beta0) = (alpha, beta);
         let mut best = -INF;
         let mut best_sq = NO_MOVE;
@@ -139,7 +159,7 @@ impl<E> Searcher<'_, '_, E> {
                 let Some(claim) = deferral.start(pass, i, || key_of::<G>(cp, co)) else {
                     continue;
                 };
-                let score = self.child::<G>(cp, co, depth, i == 0, alpha, beta);
+                let score = self.child::<G, I>(isa, cp, co, depth, i == 0, alpha, beta);
                 deferral.done(claim);
                 let score = score?;
                 if score > best {
@@ -171,9 +191,11 @@ impl<E> Searcher<'_, '_, E> {
 
     /// The value of the move to (cp, co) for the side at the node: the first
     /// move in the whole window, the others in a null window first.
-    #[inline]
-    fn child<G: Geometry>(
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn child<G: Geometry, I: Recursion>(
         &mut self,
+        isa: I,
         cp: G::B,
         co: G::B,
         depth: u32,
@@ -185,19 +207,22 @@ impl<E> Searcher<'_, '_, E> {
         E: Evaluate<G>,
     {
         if first {
-            return Ok(-self.node::<G>(cp, co, depth - 1, -beta, -alpha, false)?);
+            return Ok(-isa.node::<G, E>(self, cp, co, depth - 1, -beta, -alpha, false)?);
         }
-        let s = -self.node::<G>(cp, co, depth - 1, -alpha - 1, -alpha, false)?;
+        let s = -isa.node::<G, E>(self, cp, co, depth - 1, -alpha - 1, -alpha, false)?;
         if s > alpha && s < beta {
-            Ok(-self.node::<G>(cp, co, depth - 1, -beta, -s, false)?)
+            Ok(-isa.node::<G, E>(self, cp, co, depth - 1, -beta, -s, false)?)
         } else {
             Ok(s)
         }
     }
 
     /// The moves of `p` with their flips, best first.
-    fn order<G: Geometry>(
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn order<G: Geometry, I: Recursion>(
         &mut self,
+        isa: I,
         p: G::B,
         o: G::B,
         moves: G::B,
@@ -209,16 +234,16 @@ impl<E> Searcher<'_, '_, E> {
     {
         let mut scored: Vec<(i32, u32, G::B)> = Vec::with_capacity(moves.count() as usize);
         for x in moves.squares() {
-            let f = G::flips(p, o, x);
+            let f = isa.flips::<G>(p, o, x);
             let (cp, co) = (o ^ f, p ^ f ^ G::B::bit(x));
             let key = if x as u16 == hash_move {
                 i32::MAX
             } else if depth >= SHALLOW_ORDER_DEPTH {
                 let d = (depth / 2 - 1).max(1);
-                let s = -self.node::<G>(cp, co, d, -INF, INF, false)?;
-                s * 4 - fastest_first_key::<G>(cp, co, x)
+                let s = -isa.node::<G, E>(self, cp, co, d, -INF, INF, false)?;
+                s * 4 - fastest_first_key::<G, I>(isa, cp, co, x)
             } else {
-                -fastest_first_key::<G>(cp, co, x)
+                -fastest_first_key::<G, I>(isa, cp, co, x)
             };
             scored.push((key, x, f));
         }
@@ -227,12 +252,77 @@ impl<E> Searcher<'_, '_, E> {
     }
 }
 
+/// The midgame recursion, compiled once per instruction set: a node calls
+/// its children through `node`, which stays within the copy.
+trait Recursion: Isa {
+    #[allow(clippy::too_many_arguments)]
+    fn node<G: Geometry, E: Evaluate<G>>(
+        self,
+        s: &mut Searcher<E>,
+        p: G::B,
+        o: G::B,
+        depth: u32,
+        alpha: i32,
+        beta: i32,
+        passed: bool,
+    ) -> Result<i32, Abort>;
+}
+
+impl Recursion for Portable {
+    fn node<G: Geometry, E: Evaluate<G>>(
+        self,
+        s: &mut Searcher<E>,
+        p: G::B,
+        o: G::B,
+        depth: u32,
+        alpha: i32,
+        beta: i32,
+        passed: bool,
+    ) -> Result<i32, Abort> {
+        s.body::<G, Portable>(self, p, o, depth, alpha, beta, passed)
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+impl Recursion for Haswell {
+    #[inline(always)]
+    fn node<G: Geometry, E: Evaluate<G>>(
+        self,
+        s: &mut Searcher<E>,
+        p: G::B,
+        o: G::B,
+        depth: u32,
+        alpha: i32,
+        beta: i32,
+        passed: bool,
+    ) -> Result<i32, Abort> {
+        // SAFETY: a `Haswell` exists only on a CPU with these features.
+        unsafe { node_v3::<G, E>(self, s, p, o, depth, alpha, beta, passed) }
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[allow(clippy::too_many_arguments)]
+#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
+fn node_v3<G: Geometry, E: Evaluate<G>>(
+    isa: Haswell,
+    s: &mut Searcher<E>,
+    p: G::B,
+    o: G::B,
+    depth: u32,
+    alpha: i32,
+    beta: i32,
+    passed: bool,
+) -> Result<i32, Abort> {
+    s.body::<G, Haswell>(isa, p, o, depth, alpha, beta, passed)
+}
+
 /// Lower is better for the mover who just played `x` leading to (cp, co):
 /// few replies (corners count double), few squares next to the mover's
 /// discs, a good square.
 #[inline]
-pub(crate) fn fastest_first_key<G: Geometry>(cp: G::B, co: G::B, x: u32) -> i32 {
-    let replies = G::moves(cp, co);
+pub(crate) fn fastest_first_key<G: Geometry, I: Isa>(isa: I, cp: G::B, co: G::B, x: u32) -> i32 {
+    let replies = isa.moves::<G>(cp, co);
     let corners = replies & G::CORNERS;
     let potential = (G::neighbours(co) & !(cp | co) & G::ALL).count() as i32;
     (replies.count() + corners.count()) as i32 * 16 + potential * 2 - G::square_value(x)
