@@ -17,7 +17,7 @@
 
 use super::midgame::Searcher;
 use super::parallel::{Busy, Deferral};
-use super::table::{key, key_of, Table, NO_MOVE};
+use super::table::{bounds, key, key_of, Table, NO_MOVE};
 use super::{Abort, Budget};
 #[cfg(target_arch = "x86_64")]
 use crate::board::isa::Haswell;
@@ -580,13 +580,7 @@ impl<E> Solver<'_, '_, E> {
             }
         }
         if use_hash {
-            let (lo, hi) = if best <= alpha0 {
-                (-squares, best)
-            } else if best >= beta0 {
-                (best, squares)
-            } else {
-                (best, best)
-            };
+            let (lo, hi) = bounds(best, alpha0, beta0, squares);
             self.table.store(k, n.min(255) as u8, true, lo, hi, best_sq);
         }
         Ok(best)

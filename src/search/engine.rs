@@ -16,7 +16,7 @@ use super::endgame::Solver;
 use super::midgame::{Searcher, DEFER_DEPTH, INF};
 use super::parallel::{resolve_threads, Busy, Deferral, Team, MAX_THREADS};
 use super::probcut::{self, EXACT_SELECTIVITY};
-use super::table::{key, Table, NO_MOVE};
+use super::table::{bounds, key, Table, NO_MOVE};
 use super::{Abort, Budget};
 use crate::board::position::distinct_moves;
 use crate::board::{Bits, Geometry, Position};
@@ -718,13 +718,7 @@ impl Engine {
         order.sort_by_key(|&i| std::cmp::Reverse(scores[i]));
         let sorted: Vec<(u32, i32)> = order.iter().map(|&i| (root[i].0, scores[i])).collect();
         root.copy_from_slice(&sorted);
-        let (lo, hi) = if best <= alpha0 {
-            (-INF, best)
-        } else if best >= beta {
-            (best, INF)
-        } else {
-            (best, best)
-        };
+        let (lo, hi) = bounds(best, alpha0, beta, INF);
         self.table.store(
             key(pos),
             depth.min(255) as u8,

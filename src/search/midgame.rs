@@ -10,7 +10,7 @@
 
 use super::parallel::{Busy, Deferral};
 use super::probcut;
-use super::table::{key_of, Table, NO_MOVE};
+use super::table::{bounds, key_of, Table, NO_MOVE};
 use super::{Abort, Budget};
 #[cfg(target_arch = "x86_64")]
 use crate::board::isa::Haswell;
@@ -177,13 +177,7 @@ impl<E> Searcher<'_, '_, E> {
                 break;
             }
         }
-        let (lo, hi) = if best <= alpha0 {
-            (-INF, best)
-        } else if best >= beta0 {
-            (best, INF)
-        } else {
-            (best, best)
-        };
+        let (lo, hi) = bounds(best, alpha0, beta0, INF);
         self.table
             .store(k, depth.min(255) as u8, false, lo, hi, best_sq);
         Ok(best)

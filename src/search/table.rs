@@ -20,6 +20,21 @@ use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 /// Marks a move slot as empty.
 pub const NO_MOVE: u16 = u16::MAX;
 
+/// The bounds that a fail-soft search's result `best`, searched in the
+/// window (alpha, beta), proves for the table: at or below `alpha` an upper
+/// bound, at or above `beta` a lower bound, else the exact value. `limit`
+/// is beyond any score of the search.
+#[inline]
+pub fn bounds(best: i32, alpha: i32, beta: i32, limit: i32) -> (i32, i32) {
+    if best <= alpha {
+        (-limit, best)
+    } else if best >= beta {
+        (best, limit)
+    } else {
+        (best, best)
+    }
+}
+
 /// The signature of a position (see [`key`]).
 pub type Key = [u64; 2];
 
