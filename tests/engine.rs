@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 mod common;
 
-use common::{ffo, random_position};
+use common::{assert_solved, ffo, random_position};
 
 type Position = othello::Position<S8>;
 
@@ -35,15 +35,7 @@ fn solves_fforum_1_to_19_exactly() {
         let r = engine
             .search(pos, &exact_limits(), &stop, &mut |_| {})
             .unwrap();
-        assert!(r.exact, "#{}", i + 1);
-        assert_eq!(r.score, best * 100, "#{} score", i + 1);
-        assert!(
-            moves.contains(&r.best.unwrap()),
-            "#{} move {:?} not in {moves:?}",
-            i + 1,
-            r.best
-        );
-        assert_eq!(r.pv.first(), r.best.as_ref());
+        assert_solved(&r, best, &moves, &format!("#{}", i + 1));
     }
 }
 

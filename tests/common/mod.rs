@@ -31,6 +31,20 @@ pub fn ffo(path: &str) -> Vec<(othello::Position<S8>, i32, Vec<u32>)> {
         .collect()
 }
 
+/// Checks a search of an FFO position: exact, the file's best score, one of
+/// the moves that reach it, and a line that starts with that move. `what`
+/// names the position in the messages.
+pub fn assert_solved(r: &othello::engine::SearchResult, best: i32, moves: &[u32], what: &str) {
+    assert!(r.exact, "{what}: not exact");
+    assert_eq!(r.score, best * 100, "{what}: score");
+    assert!(
+        moves.contains(&r.best.unwrap()),
+        "{what}: move {:?} not in {moves:?}",
+        r.best
+    );
+    assert_eq!(r.pv.first(), r.best.as_ref(), "{what}: line");
+}
+
 /// A position after `plies` random plies from the start (a pass uses a
 /// ply), with a move to play.
 pub fn random_position(rng: &mut Rng, plies: usize) -> othello::Position<S8> {
