@@ -5,6 +5,7 @@
 //!     [--games 200] [--depth 4] [--exact 0] | [--level N] [--time-ms T] \
 //!     [--xot FILE | --plies 8] [--seed 1] [--threads N] \
 //!     [--weights FILE] [--b-weights FILE|v1] [--a-selectivity S] [--b-selectivity S]
+//!     [--b-classic N] [--a-randomness R] [--b-randomness R] [--record FILE]
 //! ```
 //!
 //! Player A is the trained pattern evaluation (`--weights FILE`, else the
@@ -19,17 +20,27 @@
 //! scores them within 3 discs. Each is played twice with colours swapped.
 //! Prints wins, draws, losses and the mean disc difference for A, and each
 //! player's share of the thinking time.
+//!
+//! `--record FILE` appends every game, opening included, to FILE in the
+//! games format of `../shared/games` (`f5d6c3... +12`, black's result), so
+//! that matches against weak or randomised players make training positions
+//! unlike those of tournament games (`othello-label --games FILE`). With
+//! `--a-randomness`/`--b-randomness` a player picks among the moves within
+//! that many discs of its best, seeded by the game, so repeated openings
+//! still give different games.
 
 use clap::Parser;
 use othello::board::{Bits, S8};
 use othello::engine::{Engine, Limits, Strategy};
 use othello::eval::Evaluator;
-use othello::notation::parse_transcript;
+use othello::game::Game;
+use othello::notation::{parse_transcript, transcript};
 use othello::rng::Rng;
+use othello::Color;
 use othello_tools::args::evaluator;
 
-type Position = othello::Position<S8>;
 use std::collections::HashSet;
+use std::io::Write;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
 
@@ -83,13 +94,23 @@ struct Cli {
     /// instead of the engine.
     #[arg(long, value_name = "N")]
     b_classic: Option<u32>,
+    /// A picks among its moves within this many discs of its best (0..64).
+    #[arg(long, value_name = "R", default_value_t = 0)]
+    a_randomness: u32,
+    /// The same for B (a classic B breaks its ties at random when > 0).
+    #[arg(long, value_name = "R", default_value_t = 0)]
+    b_randomness: u32,
+    /// Append every game (opening included) to this file, one line each in
+    /// the games format: moves, then black's final disc difference.
+    #[arg(long, value_name = "FILE")]
+    record: Option<String>,
     /// Openings file: one opening per line (as ../shared/games/xot.txt).
     #[arg(long, value_name = "FILE")]
     xot: Option<String>,
 }
 
 /// Balanced openings: random sequences a 6-ply v1 search finds even.
-fn openings(count: usize, plies: usize, seed: u64) -> Vec<Position> {
+fn openings(count: usize, plies: usize, seed: u64) -> Vec<Game<S8>> {
     let mut rng = Rng::new(seed);
     let mut engine = Engine::new(8);
     let mut limits = Limits::level(6).expect("level 6 exists");
@@ -100,15 +121,16 @@ fn openings(count: usize, plies: usize, seed: u64) -> Vec<Position> {
     let mut seen = HashSet::new();
     let mut out = Vec::new();
     while out.len() < count {
-        let mut pos = Position::start();
+        let mut game = Game::<S8>::new();
         for _ in 0..plies {
-            let moves: Vec<u32> = pos.legal_moves().squares().collect();
+            let moves: Vec<u32> = game.legal_moves().squares().collect();
             if moves.is_empty() {
                 break;
             }
-            let sq = moves[rng.below(moves.len())];
-            pos = pos.play_with(sq, pos.flips(sq));
+            game.play(moves[rng.below(moves.len())])
+                .expect("a legal move");
         }
+        let pos = game.position();
         if pos.legal_moves().is_zero() || !seen.insert(pos) {
             continue;
         }
@@ -117,23 +139,19 @@ fn openings(count: usize, plies: usize, seed: u64) -> Vec<Position> {
             .search(pos, &limits, &stop, &mut |_| {})
             .expect("a position with moves");
         if r.score.abs() <= 300 {
-            out.push(pos);
+            out.push(game);
         }
     }
     out
 }
 
 /// `count` openings of an XOT-style file, a seeded sample without repeats.
-fn xot_openings(path: &str, count: usize, seed: u64) -> Vec<Position> {
+fn xot_openings(path: &str, count: usize, seed: u64) -> Vec<Game<S8>> {
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    let mut all: Vec<Position> = text
+    let mut all: Vec<Game<S8>> = text
         .lines()
         .filter(|l| !l.trim().is_empty())
-        .map(|l| {
-            parse_transcript::<S8>(l.trim())
-                .unwrap_or_else(|e| panic!("{path}: {e}"))
-                .position()
-        })
+        .map(|l| parse_transcript::<S8>(l.trim()).unwrap_or_else(|e| panic!("{path}: {e}")))
         .collect();
     let mut rng = Rng::new(seed);
     // A partial Fisher-Yates shuffle: the first `count` are the sample.
@@ -146,28 +164,29 @@ fn xot_openings(path: &str, count: usize, seed: u64) -> Vec<Position> {
     all
 }
 
-/// Plays one game from `pos` (`first` moves first, with `limits.0`, the
-/// second with `limits.1`); returns the final disc difference for `first`
-/// and the two players' thinking times.
+/// Plays one game on from `game` (`first` moves first, with `limits.0`, the
+/// second with `limits.1`); returns the final disc difference for `first`,
+/// the two players' thinking times and the game played out.
 fn play(
-    pos: Position,
+    game: &Game<S8>,
     first: &mut Engine,
     second: &mut Engine,
     limits: (&Limits, &Limits),
-) -> (i32, [f64; 2]) {
+) -> (i32, [f64; 2], Game<S8>) {
     let mut time = [0.0; 2];
     first.clear();
     second.clear();
     let stop = AtomicBool::new(false);
-    let mut pos = pos;
+    let mut game = game.clone();
     let mut first_to_move = true;
     loop {
+        let pos = game.position();
         if pos.legal_moves().is_zero() {
             if pos.opponent_moves().is_zero() {
                 let s = pos.final_score();
-                return (if first_to_move { s } else { -s }, time);
+                return (if first_to_move { s } else { -s }, time, game);
             }
-            pos = pos.pass();
+            game.pass().expect("a side without moves passes");
             first_to_move = !first_to_move;
             continue;
         }
@@ -180,8 +199,7 @@ fn play(
             .search(pos, limits, &stop, &mut |_| {})
             .expect("a position with moves");
         *clock += r.elapsed.as_secs_f64();
-        let sq = r.best.expect("a move");
-        pos = pos.play_with(sq, pos.flips(sq));
+        game.play(r.best.expect("a move")).expect("a legal move");
         first_to_move = !first_to_move;
     }
 }
@@ -219,17 +237,29 @@ fn main() {
     // Both sides search every move: the match compares evaluations and
     // selectivities, which one shared opening book would hide.
     limits.book = false;
-    let with = |s: Option<u32>| Limits {
+    let with = |s: Option<u32>, randomness: u32| Limits {
         selectivity: s.unwrap_or(limits.selectivity),
+        randomness,
         ..limits
     };
-    let (a_limits, mut b_limits) = (with(cli.a_selectivity), with(cli.b_selectivity));
+    let (a_limits, mut b_limits) = (
+        with(cli.a_selectivity, cli.a_randomness),
+        with(cli.b_selectivity, cli.b_randomness),
+    );
     if let Some(n) = cli.b_classic {
         b_limits.strategy = Strategy::Classic(n);
     }
     for l in [&a_limits, &b_limits] {
         l.validate().unwrap_or_else(|e| panic!("{e}"));
     }
+    let record = cli.record.as_deref().map(|path| {
+        let file = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+            .unwrap_or_else(|e| panic!("{path}: {e}"));
+        Mutex::new(std::io::BufWriter::new(file))
+    });
     let next = AtomicUsize::new(0);
     // Per game: disc difference for A.
     let results = Mutex::new(Vec::new());
@@ -245,13 +275,26 @@ fn main() {
                     if i >= 2 * pairs {
                         break;
                     }
-                    let pos = list[i / 2];
-                    let (diff, time) = if i.is_multiple_of(2) {
-                        play(pos, &mut a, &mut b, (&a_limits, &b_limits))
-                    } else {
-                        let (d, [tb, ta]) = play(pos, &mut b, &mut a, (&b_limits, &a_limits));
-                        (-d, [ta, tb])
+                    let opening = &list[i / 2];
+                    // Each game its own seed: randomised players vary.
+                    let seeded = |l: &Limits| Limits {
+                        seed: seed ^ (i as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15),
+                        ..*l
                     };
+                    let (al, bl) = (seeded(&a_limits), seeded(&b_limits));
+                    let (diff, time, game) = if i.is_multiple_of(2) {
+                        play(opening, &mut a, &mut b, (&al, &bl))
+                    } else {
+                        let (d, [tb, ta], g) = play(opening, &mut b, &mut a, (&bl, &al));
+                        (-d, [ta, tb], g)
+                    };
+                    if let Some(out) = &record {
+                        let line = record_line(&game);
+                        let mut out = out.lock().expect("no poisoned lock");
+                        out.write_all(line.as_bytes())
+                            .and_then(|()| out.flush())
+                            .unwrap_or_else(|e| panic!("--record: {e}"));
+                    }
                     results
                         .lock()
                         .expect("no poisoned lock")
@@ -300,9 +343,53 @@ fn main() {
     );
 }
 
+/// A finished game as a line of the games format: its moves from the
+/// start, then black's final disc difference (empties to the winner).
+fn record_line(game: &Game<S8>) -> String {
+    let s = game.position().final_score();
+    let black = match game.side_to_move() {
+        Color::Black => s,
+        Color::White => -s,
+    };
+    format!("{} {black:+}\n", transcript(game))
+}
+
 fn name(e: &Evaluator) -> &'static str {
     match e {
         Evaluator::V1 => "v1",
         Evaluator::Pattern(_) => "trained",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use othello_tools::games::parse_line;
+
+    #[test]
+    fn recorded_games_replay_to_their_result() {
+        let xot = parse_transcript::<S8>("f5f6e6f4g5e7e3c5").expect("an opening");
+        let mut a = Engine::new(1);
+        let mut b = Engine::new(1);
+        let engine = Limits::explicit(2, 8, 8).expect("valid limits");
+        let classic = Limits {
+            strategy: Strategy::Classic(1),
+            ..engine
+        };
+        for first_is_engine in [true, false] {
+            let limits = if first_is_engine {
+                (&engine, &classic)
+            } else {
+                (&classic, &engine)
+            };
+            let (diff, _, game) = play(&xot, &mut a, &mut b, limits);
+            assert!(game.is_game_over());
+            let line = record_line(&game);
+            let replayed = parse_line(line.trim_end()).expect("a games-format line");
+            assert_eq!(replayed.game.position(), game.position());
+            // The opening has 8 plies: black moves first after it.
+            assert_eq!(replayed.result, diff, "{line}");
+            assert!(line.starts_with("f5f6e6f4g5e7e3c5"));
+        }
     }
 }
