@@ -120,6 +120,15 @@ pub trait Geometry: Copy + Clone + Default + Eq + Hash + Debug + Send + Sync + '
         rules::stable_discs::<Self>(p, o)
     }
 
+    /// [`Self::stable`] when it may hold `needed` discs; None when a
+    /// cheaper test shows it holds fewer. The solver's stability cutoff
+    /// needs a count: most tests fail, and fail on the cheap test.
+    #[inline]
+    fn stable_at_least(p: Self::B, o: Self::B, needed: u32) -> Option<Self::B> {
+        let _ = needed;
+        Some(Self::stable(p, o))
+    }
+
     /// A static preference for squares, for move ordering only: corners
     /// best, then edges, the corners' neighbours worst.
     #[inline(always)]

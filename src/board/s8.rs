@@ -67,6 +67,11 @@ impl Geometry for S8 {
         stable_discs(p, o)
     }
 
+    #[inline]
+    fn stable_at_least(p: u64, o: u64, needed: u32) -> Option<u64> {
+        stable_discs_at_least(p, o, needed)
+    }
+
     #[inline(always)]
     fn square_value(x: u32) -> i32 {
         SQUARE_VALUE[x as usize]
@@ -305,25 +310,61 @@ const QUADRANTS: [u64; 4] = [
 /// that, along each of the four axes, sit on a full line or next to the edge
 /// or to a stable disc of their own colour.
 pub fn stable_discs(p: u64, o: u64) -> u64 {
-    let filled = p | o;
-    let full_h = full_rows(filled);
-    let full_v = full_columns(filled);
-    let full_d = full_lines(filled, 9, NOT_A, NOT_H);
-    let full_a = full_lines(filled, 7, NOT_H, NOT_A);
-    const EDGE_H: u64 = 0x8181_8181_8181_8181;
-    const EDGE_V: u64 = 0xff00_0000_0000_00ff;
-    const EDGE: u64 = EDGE_H | EDGE_V;
-    let mut stable = 0u64;
-    loop {
-        let h = full_h | EDGE_H | ((stable << 1) & NOT_A) | ((stable >> 1) & NOT_H);
-        let v = full_v | EDGE_V | (stable << 8) | (stable >> 8);
-        let d = full_d | EDGE | ((stable << 9) & NOT_A) | ((stable >> 9) & NOT_H);
-        let a = full_a | EDGE | ((stable << 7) & NOT_H) | ((stable >> 7) & NOT_A);
-        let next = p & h & v & d & a;
-        if next == stable {
-            return stable;
+    let full = FullLines::of(p | o);
+    full.fill(p, 0)
+}
+
+/// [`Geometry::stable_at_least`] on 8x8: the stable discs are the least
+/// set `s` with `s = round(s)` (one round of [`FullLines::fill`]), so they
+/// lie within `round(p)`: when that holds fewer than `needed`, so do they.
+pub fn stable_discs_at_least(p: u64, o: u64, needed: u32) -> Option<u64> {
+    let full = FullLines::of(p | o);
+    (full.round(p, p).count_ones() >= needed).then(|| full.fill(p, 0))
+}
+
+/// The full lines of a board along each axis.
+struct FullLines {
+    h: u64,
+    v: u64,
+    d: u64,
+    a: u64,
+}
+
+impl FullLines {
+    #[inline(always)]
+    fn of(filled: u64) -> FullLines {
+        FullLines {
+            h: full_rows(filled),
+            v: full_columns(filled),
+            d: full_lines(filled, 9, NOT_A, NOT_H),
+            a: full_lines(filled, 7, NOT_H, NOT_A),
         }
-        stable = next;
+    }
+
+    /// The discs of `p` that, along each axis, sit on a full line or next
+    /// to the edge or to a disc of `stable`.
+    #[inline(always)]
+    fn round(&self, p: u64, stable: u64) -> u64 {
+        const EDGE_H: u64 = 0x8181_8181_8181_8181;
+        const EDGE_V: u64 = 0xff00_0000_0000_00ff;
+        const EDGE: u64 = EDGE_H | EDGE_V;
+        let h = self.h | EDGE_H | ((stable << 1) & NOT_A) | ((stable >> 1) & NOT_H);
+        let v = self.v | EDGE_V | (stable << 8) | (stable >> 8);
+        let d = self.d | EDGE | ((stable << 9) & NOT_A) | ((stable >> 9) & NOT_H);
+        let a = self.a | EDGE | ((stable << 7) & NOT_H) | ((stable >> 7) & NOT_A);
+        p & h & v & d & a
+    }
+
+    /// Rounds from `stable` (stable discs of `p`) until nothing changes.
+    #[inline(always)]
+    fn fill(&self, p: u64, mut stable: u64) -> u64 {
+        loop {
+            let next = self.round(p, stable);
+            if next == stable {
+                return stable;
+            }
+            stable = next;
+        }
     }
 }
 
@@ -421,7 +462,11 @@ mod tests {
         for (p, o) in positions() {
             assert_eq!(S8::moves(p, o), rules::moves_of::<S8>(p, o));
             assert_eq!(S8::neighbours(p), rules::neighbours::<S8>(p));
-            assert_eq!(S8::stable(p, o), rules::stable_discs::<S8>(p, o));
+            let stable = rules::stable_discs::<S8>(p, o);
+            assert_eq!(S8::stable(p, o), stable);
+            for needed in 0..=stable.count() {
+                assert_eq!(S8::stable_at_least(p, o, needed), Some(stable));
+            }
             let empties = !(p | o);
             let generic_odd = S8::tables()
                 .quadrants
@@ -441,6 +486,44 @@ mod tests {
             assert_eq!(S8::neighbours_of(sq), S8::tables().neighbours[sq as usize]);
             let (r, c) = (sq / 8, sq % 8);
             assert_eq!(S8::quadrant(sq), (r >= 4) as u32 * 2 + (c >= 4) as u32);
+        }
+    }
+
+    /// Stable discs keep their colour to the end of random continuations.
+    #[test]
+    fn stable_discs_stay() {
+        let mut rng = Rng::new(88);
+        let random_move = |rng: &mut Rng, pos: Position<S8>| {
+            let moves: Vec<u32> = pos.legal_moves().squares().collect();
+            if moves.is_empty() {
+                pos.pass()
+            } else {
+                pos.play(moves[rng.below(moves.len())]).unwrap()
+            }
+        };
+        for _ in 0..300 {
+            let mut start = Position::<S8>::start();
+            for _ in 0..20 + rng.below(40) {
+                if !start.is_game_over() {
+                    start = random_move(&mut rng, start);
+                }
+            }
+            let (p, o) = (start.player, start.opponent);
+            let (sp, so) = (stable_discs(p, o), stable_discs(o, p));
+            for _ in 0..20 {
+                let (mut pos, mut swapped) = (start, false);
+                while !pos.is_game_over() {
+                    pos = random_move(&mut rng, pos);
+                    swapped = !swapped;
+                    let (mine, theirs) = if swapped {
+                        (pos.opponent, pos.player)
+                    } else {
+                        (pos.player, pos.opponent)
+                    };
+                    assert_eq!(sp & mine, sp, "{p:#x} {o:#x}");
+                    assert_eq!(so & theirs, so, "{p:#x} {o:#x}");
+                }
+            }
         }
     }
 

@@ -98,13 +98,18 @@ fn two_moves<G: Geometry, I: Isa>(
 
 /// The most the side to move (`p`) can still score: the opponent's stable
 /// discs are the opponent's to the end. None when even all of the
-/// opponent's discs would not bring the score down to `alpha`, which spares
-/// the stability scan where it cannot cut.
+/// opponent's discs, or a cheap bound on its stable discs, would not bring
+/// the score down to `alpha`, which spares the stability scan where it
+/// cannot cut.
 #[inline(always)]
 fn stability_cap<G: Geometry>(p: G::B, o: G::B, alpha: i32) -> Option<i32> {
     let squares = G::SQUARES as i32;
-    (squares - 2 * (o.count() as i32) <= alpha)
-        .then(|| squares - 2 * G::stable(o, p).count() as i32)
+    if squares - 2 * (o.count() as i32) > alpha {
+        return None;
+    }
+    // The cap reaches alpha from this many stable discs on.
+    let needed = (squares - alpha + 1).max(0) as u32 / 2;
+    G::stable_at_least(o, p, needed).map(|s| squares - 2 * s.count() as i32)
 }
 
 /// The solver's recursion, compiled once per instruction set: a node
@@ -338,14 +343,16 @@ impl<E> Solver<'_, '_, E> {
                     if f.is_zero() {
                         continue;
                     }
-                    let score = -isa.node::<false, G, E>(
-                        self,
-                        o ^ f,
-                        p ^ f ^ G::B::bit(x),
-                        -beta,
-                        -alpha,
-                        false,
-                    )?;
+                    let (cp, co) = (o ^ f, p ^ f ^ G::B::bit(x));
+                    // A child of three empties is solved here, as its node
+                    // would (counted, no stability test), without the call.
+                    let score = if n == 4 {
+                        self.budget.tick()?;
+                        let rest = empties ^ G::B::bit(x);
+                        -self.three_squares::<G, I>(isa, cp, co, -beta, -alpha, rest, false)
+                    } else {
+                        -isa.node::<false, G, E>(self, cp, co, -beta, -alpha, false)?
+                    };
                     if score > best {
                         best = score;
                         if score > alpha {
