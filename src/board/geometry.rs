@@ -74,6 +74,14 @@ pub trait Geometry: Copy + Clone + Default + Eq + Hash + Debug + Send + Sync + '
         rules::flips_of::<Self>(p, o, sq)
     }
 
+    /// The number of discs `p` flips by playing on `sq` when `sq` is the
+    /// board's only empty square (`o` holds every other square): the
+    /// solver's last move, which needs the count, not the discs.
+    #[inline(always)]
+    fn count_last_flips(p: Self::B, o: Self::B, sq: u32) -> u32 {
+        Self::flips(p, o, sq).count()
+    }
+
     /// Squares next to (in the 8 directions) any square of `bits`.
     #[inline(always)]
     fn neighbours(bits: Self::B) -> Self::B {
@@ -110,6 +118,15 @@ pub trait Geometry: Copy + Clone + Default + Eq + Hash + Debug + Send + Sync + '
     #[inline]
     fn stable(p: Self::B, o: Self::B) -> Self::B {
         rules::stable_discs::<Self>(p, o)
+    }
+
+    /// [`Self::stable`] when it may hold `needed` discs; None when a
+    /// cheaper test shows it holds fewer. The solver's stability cutoff
+    /// needs a count: most tests fail, and fail on the cheap test.
+    #[inline]
+    fn stable_at_least(p: Self::B, o: Self::B, needed: u32) -> Option<Self::B> {
+        let _ = needed;
+        Some(Self::stable(p, o))
     }
 
     /// A static preference for squares, for move ordering only: corners

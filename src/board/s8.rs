@@ -32,6 +32,11 @@ impl Geometry for S8 {
     }
 
     #[inline(always)]
+    fn count_last_flips(p: u64, _o: u64, sq: u32) -> u32 {
+        count_last_flips(p, sq)
+    }
+
+    #[inline(always)]
     fn neighbours(bits: u64) -> u64 {
         neighbours(bits)
     }
@@ -60,6 +65,11 @@ impl Geometry for S8 {
     #[inline]
     fn stable(p: u64, o: u64) -> u64 {
         stable_discs(p, o)
+    }
+
+    #[inline]
+    fn stable_at_least(p: u64, o: u64, needed: u32) -> Option<u64> {
+        stable_discs_at_least(p, o, needed)
     }
 
     #[inline(always)]
@@ -173,6 +183,87 @@ pub fn flips_of(p: u64, o: u64, sq: u32) -> u64 {
     flips
 }
 
+/// `LINE_FLIPS[i][line]`: the discs flipped along a line of 8 squares by a
+/// move on its square `i`, when the line is full but for `i`; bit `j` of
+/// `line` set when square `j` is the mover's (clear: the opponent's, or
+/// off the board: a run that reaches the line's end unclosed flips nothing
+/// either way).
+static LINE_FLIPS: [[u8; 256]; 8] = {
+    let mut t = [[0u8; 256]; 8];
+    let mut i = 0;
+    while i < 8 {
+        let mut line = 0;
+        while line < 256 {
+            let mut total = 0;
+            // Up the line, then down: the opponent's run counts when one of
+            // the mover's discs closes it.
+            let mut j = i + 1;
+            while j < 8 && line >> j & 1 == 0 {
+                j += 1;
+            }
+            if j < 8 {
+                total += j - i - 1;
+            }
+            let mut j = i as i32 - 1;
+            while j >= 0 && line >> j & 1 == 0 {
+                j -= 1;
+            }
+            if j >= 0 {
+                total += i - j as usize - 1;
+            }
+            t[i][line] = total as u8;
+            line += 1;
+        }
+        i += 1;
+    }
+    t
+};
+
+/// `DIAGONALS[sq]`: the a1-h8 and the h1-a8 diagonal through `sq`.
+static DIAGONALS: [[u64; 2]; 64] = {
+    let mut t = [[0u64; 2]; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let (r, c) = ((sq / 8) as i32, (sq % 8) as i32);
+        let mut other: usize = 0;
+        while other < 64 {
+            let (r2, c2) = ((other / 8) as i32, (other % 8) as i32);
+            if c2 - r2 == c - r {
+                t[sq][0] |= 1 << other;
+            }
+            if c2 + r2 == c + r {
+                t[sq][1] |= 1 << other;
+            }
+            other += 1;
+        }
+        sq += 1;
+    }
+    t
+};
+
+/// [`Geometry::count_last_flips`] on 8x8: each of the four lines through
+/// `sq` is gathered into a byte of the mover's discs (a shift for the
+/// row; multiplications for the column and the diagonals, which move
+/// each square to a bit of its own without carries) and looked up in
+/// [`LINE_FLIPS`]. Cheaper than the flips themselves, at the most
+/// numerous nodes.
+#[inline(always)]
+pub fn count_last_flips(p: u64, sq: u32) -> u32 {
+    const COLUMN_A: u64 = 0x0101_0101_0101_0101;
+    let (r, c) = ((sq / 8) as usize, (sq % 8) as usize);
+    let [diagonal, anti] = DIAGONALS[sq as usize];
+    let row = (p >> (8 * r)) as u8;
+    // Bit r of the top byte: the column's square of row r.
+    let column = (((p >> c) & COLUMN_A).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u8;
+    // Bit c of the top byte: the diagonal's square of column c.
+    let diagonal = ((p & diagonal).wrapping_mul(COLUMN_A) >> 56) as u8;
+    let anti = ((p & anti).wrapping_mul(COLUMN_A) >> 56) as u8;
+    (LINE_FLIPS[c][row as usize] as u32)
+        + LINE_FLIPS[r][column as usize] as u32
+        + LINE_FLIPS[c][diagonal as usize] as u32
+        + LINE_FLIPS[c][anti as usize] as u32
+}
+
 /// Squares adjacent (in the 8 directions) to any square of `bits`, which may
 /// include squares of `bits` itself.
 #[inline]
@@ -219,25 +310,61 @@ const QUADRANTS: [u64; 4] = [
 /// that, along each of the four axes, sit on a full line or next to the edge
 /// or to a stable disc of their own colour.
 pub fn stable_discs(p: u64, o: u64) -> u64 {
-    let filled = p | o;
-    let full_h = full_rows(filled);
-    let full_v = full_columns(filled);
-    let full_d = full_lines(filled, 9, NOT_A, NOT_H);
-    let full_a = full_lines(filled, 7, NOT_H, NOT_A);
-    const EDGE_H: u64 = 0x8181_8181_8181_8181;
-    const EDGE_V: u64 = 0xff00_0000_0000_00ff;
-    const EDGE: u64 = EDGE_H | EDGE_V;
-    let mut stable = 0u64;
-    loop {
-        let h = full_h | EDGE_H | ((stable << 1) & NOT_A) | ((stable >> 1) & NOT_H);
-        let v = full_v | EDGE_V | (stable << 8) | (stable >> 8);
-        let d = full_d | EDGE | ((stable << 9) & NOT_A) | ((stable >> 9) & NOT_H);
-        let a = full_a | EDGE | ((stable << 7) & NOT_H) | ((stable >> 7) & NOT_A);
-        let next = p & h & v & d & a;
-        if next == stable {
-            return stable;
+    let full = FullLines::of(p | o);
+    full.fill(p, 0)
+}
+
+/// [`Geometry::stable_at_least`] on 8x8: the stable discs are the least
+/// set `s` with `s = round(s)` (one round of [`FullLines::fill`]), so they
+/// lie within `round(p)`: when that holds fewer than `needed`, so do they.
+pub fn stable_discs_at_least(p: u64, o: u64, needed: u32) -> Option<u64> {
+    let full = FullLines::of(p | o);
+    (full.round(p, p).count_ones() >= needed).then(|| full.fill(p, 0))
+}
+
+/// The full lines of a board along each axis.
+struct FullLines {
+    h: u64,
+    v: u64,
+    d: u64,
+    a: u64,
+}
+
+impl FullLines {
+    #[inline(always)]
+    fn of(filled: u64) -> FullLines {
+        FullLines {
+            h: full_rows(filled),
+            v: full_columns(filled),
+            d: full_lines(filled, 9, NOT_A, NOT_H),
+            a: full_lines(filled, 7, NOT_H, NOT_A),
         }
-        stable = next;
+    }
+
+    /// The discs of `p` that, along each axis, sit on a full line or next
+    /// to the edge or to a disc of `stable`.
+    #[inline(always)]
+    fn round(&self, p: u64, stable: u64) -> u64 {
+        const EDGE_H: u64 = 0x8181_8181_8181_8181;
+        const EDGE_V: u64 = 0xff00_0000_0000_00ff;
+        const EDGE: u64 = EDGE_H | EDGE_V;
+        let h = self.h | EDGE_H | ((stable << 1) & NOT_A) | ((stable >> 1) & NOT_H);
+        let v = self.v | EDGE_V | (stable << 8) | (stable >> 8);
+        let d = self.d | EDGE | ((stable << 9) & NOT_A) | ((stable >> 9) & NOT_H);
+        let a = self.a | EDGE | ((stable << 7) & NOT_H) | ((stable >> 7) & NOT_A);
+        p & h & v & d & a
+    }
+
+    /// Rounds from `stable` (stable discs of `p`) until nothing changes.
+    #[inline(always)]
+    fn fill(&self, p: u64, mut stable: u64) -> u64 {
+        loop {
+            let next = self.round(p, stable);
+            if next == stable {
+                return stable;
+            }
+            stable = next;
+        }
     }
 }
 
@@ -335,7 +462,11 @@ mod tests {
         for (p, o) in positions() {
             assert_eq!(S8::moves(p, o), rules::moves_of::<S8>(p, o));
             assert_eq!(S8::neighbours(p), rules::neighbours::<S8>(p));
-            assert_eq!(S8::stable(p, o), rules::stable_discs::<S8>(p, o));
+            let stable = rules::stable_discs::<S8>(p, o);
+            assert_eq!(S8::stable(p, o), stable);
+            for needed in 0..=stable.count() {
+                assert_eq!(S8::stable_at_least(p, o, needed), Some(stable));
+            }
             let empties = !(p | o);
             let generic_odd = S8::tables()
                 .quadrants
@@ -345,12 +476,54 @@ mod tests {
             assert_eq!(S8::odd_quadrant_empties(empties), generic_odd);
             for sq in empties.squares() {
                 assert_eq!(S8::flips(p, o, sq), rules::flips_of::<S8>(p, o, sq));
+                // The same discs with `sq` the last empty square.
+                let (p, o) = (p, !p & !(1 << sq));
+                let f = rules::flips_of::<S8>(p, o, sq).count();
+                assert_eq!(S8::count_last_flips(p, o, sq), f);
             }
         }
         for sq in 0..64 {
             assert_eq!(S8::neighbours_of(sq), S8::tables().neighbours[sq as usize]);
             let (r, c) = (sq / 8, sq % 8);
             assert_eq!(S8::quadrant(sq), (r >= 4) as u32 * 2 + (c >= 4) as u32);
+        }
+    }
+
+    /// Stable discs keep their colour to the end of random continuations.
+    #[test]
+    fn stable_discs_stay() {
+        let mut rng = Rng::new(88);
+        let random_move = |rng: &mut Rng, pos: Position<S8>| {
+            let moves: Vec<u32> = pos.legal_moves().squares().collect();
+            if moves.is_empty() {
+                pos.pass()
+            } else {
+                pos.play(moves[rng.below(moves.len())]).unwrap()
+            }
+        };
+        for _ in 0..300 {
+            let mut start = Position::<S8>::start();
+            for _ in 0..20 + rng.below(40) {
+                if !start.is_game_over() {
+                    start = random_move(&mut rng, start);
+                }
+            }
+            let (p, o) = (start.player, start.opponent);
+            let (sp, so) = (stable_discs(p, o), stable_discs(o, p));
+            for _ in 0..20 {
+                let (mut pos, mut swapped) = (start, false);
+                while !pos.is_game_over() {
+                    pos = random_move(&mut rng, pos);
+                    swapped = !swapped;
+                    let (mine, theirs) = if swapped {
+                        (pos.opponent, pos.player)
+                    } else {
+                        (pos.player, pos.opponent)
+                    };
+                    assert_eq!(sp & mine, sp, "{p:#x} {o:#x}");
+                    assert_eq!(so & theirs, so, "{p:#x} {o:#x}");
+                }
+            }
         }
     }
 

@@ -40,18 +40,19 @@ pub const INF: i32 = 300;
 /// (256 a move). Measured on FFO 40-49: 1 searches 5% fewer nodes than 2.
 const EVAL_ORDER_WEIGHT: i32 = 1;
 
-/// The exact score with one empty square `x` left, by counting flips.
+/// The exact score with one empty square `x` left, by counting flips
+/// (without making them: [`Geometry::count_last_flips`]).
 #[inline(always)]
-fn last_square<G: Geometry, I: Isa>(isa: I, p: G::B, o: G::B, x: u32) -> i32 {
+fn last_square<G: Geometry>(p: G::B, o: G::B, x: u32) -> i32 {
     let squares = G::SQUARES as i32;
     let n = p.count() as i32;
-    let f = isa.flips::<G>(p, o, x);
-    if !f.is_zero() {
-        return 2 * (n + f.count() as i32 + 1) - squares;
+    let f = G::count_last_flips(p, o, x) as i32;
+    if f > 0 {
+        return 2 * (n + f + 1) - squares;
     }
-    let g = isa.flips::<G>(o, p, x);
-    if !g.is_zero() {
-        return 2 * (n - g.count() as i32) - squares;
+    let g = G::count_last_flips(o, p, x) as i32;
+    if g > 0 {
+        return 2 * (n - g) - squares;
     }
     // Nobody can play it: an odd number of discs, so never a draw; the empty
     // goes to the winner.
@@ -78,7 +79,7 @@ fn two_moves<G: Geometry, I: Isa>(
     if !(G::neighbours_of(x1) & o).is_zero() {
         let f = isa.flips::<G>(p, o, x1);
         if !f.is_zero() {
-            let score = -last_square::<G, I>(isa, o ^ f, p ^ f ^ G::B::bit(x1), x2);
+            let score = -last_square::<G>(o ^ f, p ^ f ^ G::B::bit(x1), x2);
             if score >= beta {
                 return Some(score);
             }
@@ -88,7 +89,7 @@ fn two_moves<G: Geometry, I: Isa>(
     if !(G::neighbours_of(x2) & o).is_zero() {
         let f = isa.flips::<G>(p, o, x2);
         if !f.is_zero() {
-            let score = -last_square::<G, I>(isa, o ^ f, p ^ f ^ G::B::bit(x2), x1);
+            let score = -last_square::<G>(o ^ f, p ^ f ^ G::B::bit(x2), x1);
             return Some(best.map_or(score, |b: i32| b.max(score)));
         }
     }
@@ -97,13 +98,18 @@ fn two_moves<G: Geometry, I: Isa>(
 
 /// The most the side to move (`p`) can still score: the opponent's stable
 /// discs are the opponent's to the end. None when even all of the
-/// opponent's discs would not bring the score down to `alpha`, which spares
-/// the stability scan where it cannot cut.
+/// opponent's discs, or a cheap bound on its stable discs, would not bring
+/// the score down to `alpha`, which spares the stability scan where it
+/// cannot cut.
 #[inline(always)]
 fn stability_cap<G: Geometry>(p: G::B, o: G::B, alpha: i32) -> Option<i32> {
     let squares = G::SQUARES as i32;
-    (squares - 2 * (o.count() as i32) <= alpha)
-        .then(|| squares - 2 * G::stable(o, p).count() as i32)
+    if squares - 2 * (o.count() as i32) > alpha {
+        return None;
+    }
+    // The cap reaches alpha from this many stable discs on.
+    let needed = (squares - alpha + 1).max(0) as u32 / 2;
+    G::stable_at_least(o, p, needed).map(|s| squares - 2 * s.count() as i32)
 }
 
 /// The solver's recursion, compiled once per instruction set: a node
@@ -194,7 +200,7 @@ impl<E> Solver<'_, '_, E> {
             0 => Ok(final_score::<G>(p, o)),
             1 => {
                 self.budget.tick()?;
-                Ok(last_square::<G, _>(Portable, p, o, empties.lowest()))
+                Ok(last_square::<G>(p, o, empties.lowest()))
             }
             n if n <= SHALLOW => self.node::<false, G>(p, o, alpha, beta, false),
             _ => self.node::<true, G>(p, o, alpha, beta, false),
@@ -337,14 +343,16 @@ impl<E> Solver<'_, '_, E> {
                     if f.is_zero() {
                         continue;
                     }
-                    let score = -isa.node::<false, G, E>(
-                        self,
-                        o ^ f,
-                        p ^ f ^ G::B::bit(x),
-                        -beta,
-                        -alpha,
-                        false,
-                    )?;
+                    let (cp, co) = (o ^ f, p ^ f ^ G::B::bit(x));
+                    // A child of three empties is solved here, as its node
+                    // would (counted, no stability test), without the call.
+                    let score = if n == 4 {
+                        self.budget.tick()?;
+                        let rest = empties ^ G::B::bit(x);
+                        -self.three_squares::<G, I>(isa, cp, co, -beta, -alpha, rest, false)
+                    } else {
+                        -isa.node::<false, G, E>(self, cp, co, -beta, -alpha, false)?
+                    };
                     if score > best {
                         best = score;
                         if score > alpha {
@@ -523,6 +531,7 @@ impl<E> Solver<'_, '_, E> {
         let k = if use_hash { key_of::<G>(p, o) } else { [0; 2] };
         let mut hash_move = NO_MOVE;
         if use_hash {
+            self.table.prefetch(k);
             if let Some(e) = self.table.probe(k) {
                 if e.solved() {
                     let (lo, hi) = (e.lower as i32, e.upper as i32);
@@ -545,18 +554,32 @@ impl<E> Solver<'_, '_, E> {
         } else {
             moves
         };
-        if use_hash && n >= G::ETC_EMPTIES {
-            if let Some(cut) = self.transposition_cutoff::<G, I>(isa, p, o, moves, beta) {
+        let etc = use_hash && n >= G::ETC_EMPTIES;
+        let mut list = MoveList::new();
+        let mut rest = moves;
+        while !rest.is_zero() {
+            let x = rest.lowest();
+            rest = rest.without_lowest();
+            let f = isa.flips::<G>(p, o, x);
+            if etc {
+                self.table
+                    .prefetch(key_of::<G>(o ^ f, p ^ f ^ G::B::bit(x)));
+            }
+            list.push(x, f);
+        }
+        if etc {
+            if let Some(cut) = self.transposition_cutoff::<G>(&list, p, o, beta) {
                 return Ok(cut);
             }
         }
-        let list = self.order_moves::<G, I>(isa, p, o, moves, hash_move)?;
+        self.order_moves::<G, I>(isa, p, o, &mut list, hash_move)?;
         let (alpha0, beta0) = (alpha, beta);
         let mut best = -INF;
         let mut best_sq = NO_MOVE;
         let mut deferral = Deferral::new(self.busy.filter(|_| n >= DEFER_EMPTIES));
         'passes: for pass in 0..2 {
-            for (i, &(x, f)) in list.as_slice().iter().enumerate() {
+            for i in 0..list.len {
+                let (x, f) = list.select(i);
                 let (cp, co) = (o ^ f, p ^ f ^ G::B::bit(x));
                 let Some(claim) = deferral.start(pass, i, || key_of::<G>(cp, co)) else {
                     continue;
@@ -614,21 +637,17 @@ impl<E> Solver<'_, '_, E> {
 
     /// Enhanced transposition cutoff: a move whose resulting position the
     /// table already proves good enough (its upper bound, negated, reaches
-    /// beta) cuts without being searched.
+    /// beta) cuts without being searched. The caller has prefetched the
+    /// children's buckets, so that their loads from memory overlap.
     #[inline(always)]
-    fn transposition_cutoff<G: Geometry, I: Isa>(
+    fn transposition_cutoff<G: Geometry>(
         &self,
-        isa: I,
+        list: &MoveList<G::B>,
         p: G::B,
         o: G::B,
-        moves: G::B,
         beta: i32,
     ) -> Option<i32> {
-        let mut rest = moves;
-        while !rest.is_zero() {
-            let x = rest.lowest();
-            rest = rest.without_lowest();
-            let f = isa.flips::<G>(p, o, x);
+        for &(x, f) in list.as_slice() {
             if let Some(e) = self.table.probe(key_of::<G>(o ^ f, p ^ f ^ G::B::bit(x))) {
                 if e.solved() && -(e.upper as i32) >= beta {
                     return Some(-(e.upper as i32));
@@ -638,32 +657,28 @@ impl<E> Solver<'_, '_, E> {
         None
     }
 
-    /// Orders moves: the hash move first, then fewest opponent replies
-    /// (corners counted double), odd-quadrant moves slightly preferred, fewest
-    /// potential replies; with many empties, also the value of a shallow
-    /// midgame search of each reply.
+    /// Orders the moves of `list`: the hash move first, then fewest
+    /// opponent replies (corners counted double), odd-quadrant moves
+    /// slightly preferred, fewest potential replies; with many empties, also
+    /// the value of a shallow midgame search of each reply.
     #[inline(always)]
     fn order_moves<G: Geometry, I: Isa>(
         &mut self,
         isa: I,
         p: G::B,
         o: G::B,
-        moves: G::B,
+        list: &mut MoveList<G::B>,
         hash_move: u16,
-    ) -> Result<MoveList<G::B>, Abort>
+    ) -> Result<(), Abort>
     where
         E: Evaluate<G>,
     {
-        let mut list = MoveList::new();
         let empties = !(p | o) & G::ALL;
         let n = empties.count();
         let odd = G::odd_quadrant_empties(empties);
         let search_depth = G::EVAL_ORDER.iter().rposition(|&e| n >= e);
-        let mut rest = moves;
-        while !rest.is_zero() {
-            let x = rest.lowest();
-            rest = rest.without_lowest();
-            let f = isa.flips::<G>(p, o, x);
+        for i in 0..list.len {
+            let (x, f) = list.as_slice()[i];
             let (cp, co) = (o ^ f, p ^ f ^ G::B::bit(x));
             let key = if x as u16 == hash_move {
                 i32::MIN
@@ -690,18 +705,19 @@ impl<E> Solver<'_, '_, E> {
                 }
                 key
             };
-            list.insert(key, x, f);
+            list.set_key(i, key);
         }
-        Ok(list)
+        Ok(())
     }
 }
 
 /// The most moves a solved position can have: it has at most 64 empties.
 const MAX_MOVES: usize = 64;
 
-/// The moves of a position with their flips, sorted by key as they are
-/// inserted (lists are short). Uninitialised beyond `len`: a deep node makes
-/// one, and clearing 64 slots there would cost more than the sort.
+/// The moves of a position with their flips, then their ordering keys.
+/// Uninitialised beyond `len`: a deep node makes one, and clearing 64 slots
+/// there would cost more than the sort. (Built in place by the node: a
+/// list is too big to return by value cheaply.)
 pub struct MoveList<B> {
     items: [MaybeUninit<(u32, B)>; MAX_MOVES],
     keys: [i32; MAX_MOVES],
@@ -718,19 +734,41 @@ impl<B: Bits> MoveList<B> {
         }
     }
 
-    /// Inserts move `x` (flipping `f`) after the moves of lower or equal key.
+    /// Appends move `x` (flipping `f`).
     #[inline(always)]
-    fn insert(&mut self, key: i32, x: u32, f: B) {
+    fn push(&mut self, x: u32, f: B) {
         assert!(self.len < MAX_MOVES, "more than {MAX_MOVES} moves to solve");
-        let mut i = self.len;
-        while i > 0 && self.keys[i - 1] > key {
-            self.keys[i] = self.keys[i - 1];
-            self.items[i] = MaybeUninit::new(self.as_slice()[i - 1]);
-            i -= 1;
-        }
-        self.keys[i] = key;
-        self.items[i] = MaybeUninit::new((x, f));
+        self.items[self.len] = MaybeUninit::new((x, f));
         self.len += 1;
+    }
+
+    /// Sets the key of the `i`-th move pushed, lower searched first; ties
+    /// are broken here by `i`, so that [`MoveList::select`]'s swaps keep
+    /// the order of `push` among equal keys. At least -2^24 (lower counts
+    /// as -2^24), below 2^24.
+    #[inline(always)]
+    fn set_key(&mut self, i: usize, key: i32) {
+        debug_assert!(key < 1 << 24);
+        self.keys[i] = key.max(-(1 << 24)) * MAX_MOVES as i32 + i as i32;
+    }
+
+    /// The move to search `i`-th, the moves before `i` taken: the lowest
+    /// key of the rest (the first of equal keys, in the order of `push`),
+    /// swapped to `i`. A selection as the search goes rather than a sort:
+    /// most nodes that cut do so on their first move or two, and a scan
+    /// with no unpredictable branch is cheaper than an insertion sort of
+    /// random keys.
+    #[inline(always)]
+    fn select(&mut self, i: usize) -> (u32, B) {
+        let mut best = i;
+        for j in i + 1..self.len {
+            if self.keys[j] < self.keys[best] {
+                best = j;
+            }
+        }
+        self.keys.swap(i, best);
+        self.items.swap(i, best);
+        self.as_slice()[i]
     }
 
     /// The moves, best first.
@@ -865,12 +903,24 @@ mod tests {
     }
 
     #[test]
-    fn move_list_sorts_by_key() {
+    fn move_list_selects_by_key() {
         let mut list = MoveList::<u64>::new();
-        for (k, x) in [(5, 1), (-3, 2), (5, 3), (0, 4)] {
-            list.insert(k, x, 1 << x);
+        for (i, (k, x)) in [
+            (5, 1),
+            (-3, 2),
+            (5, 3),
+            (0, 4),
+            (i32::MIN, 5),
+            (5, 6),
+            (-3, 7),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            list.push(x, 1 << x);
+            list.set_key(i, k);
         }
-        let xs: Vec<u32> = list.as_slice().iter().map(|&(x, _)| x).collect();
-        assert_eq!(xs, vec![2, 4, 1, 3]);
+        let xs: Vec<u32> = (0..list.len).map(|i| list.select(i).0).collect();
+        assert_eq!(xs, vec![5, 2, 7, 4, 1, 3, 6]);
     }
 }
