@@ -45,10 +45,10 @@ pub fn shallow_depth(depth: u32) -> u32 {
 
 /// The fitted model: `σ = C0 + C_EMPTIES * empties + C_DEPTH * depth +
 /// C_SHALLOW * shallow`, in discs (see the module comment for the fit).
-const C0: f32 = 4.773;
-const C_EMPTIES: f32 = -0.0540;
-const C_DEPTH: f32 = 0.3062;
-const C_SHALLOW: f32 = -0.6042;
+const C0: f32 = 4.528;
+const C_EMPTIES: f32 = -0.0585;
+const C_DEPTH: f32 = 0.2779;
+const C_SHALLOW: f32 = -0.5003;
 
 /// The predicted error of a `shallow`-ply search against a `depth`-ply one
 /// at `empties` empties, in centi-discs (at least one disc).
