@@ -219,28 +219,6 @@ static LINE_FLIPS: [[u8; 256]; 8] = {
     t
 };
 
-/// `DIAGONALS[sq]`: the a1-h8 and the h1-a8 diagonal through `sq`.
-static DIAGONALS: [[u64; 2]; 64] = {
-    let mut t = [[0u64; 2]; 64];
-    let mut sq = 0;
-    while sq < 64 {
-        let (r, c) = ((sq / 8) as i32, (sq % 8) as i32);
-        let mut other: usize = 0;
-        while other < 64 {
-            let (r2, c2) = ((other / 8) as i32, (other % 8) as i32);
-            if c2 - r2 == c - r {
-                t[sq][0] |= 1 << other;
-            }
-            if c2 + r2 == c + r {
-                t[sq][1] |= 1 << other;
-            }
-            other += 1;
-        }
-        sq += 1;
-    }
-    t
-};
-
 /// [`Geometry::count_last_flips`] on 8x8: each of the four lines through
 /// `sq` is gathered into a byte of the mover's discs (a shift for the
 /// row; multiplications for the column and the diagonals, which move
@@ -251,7 +229,10 @@ static DIAGONALS: [[u64; 2]; 64] = {
 pub fn count_last_flips(p: u64, sq: u32) -> u32 {
     const COLUMN_A: u64 = 0x0101_0101_0101_0101;
     let (r, c) = ((sq / 8) as usize, (sq % 8) as usize);
-    let [diagonal, anti] = DIAGONALS[sq as usize];
+    // The a1-h8 and h1-a8 diagonals through `sq` (without `sq`, which is
+    // empty): the rays of DIRECTIONS 4 and 5, 6 and 7.
+    let rays = &RAYS[sq as usize];
+    let (diagonal, anti) = (rays[4] | rays[5], rays[6] | rays[7]);
     let row = (p >> (8 * r)) as u8;
     // Bit r of the top byte: the column's square of row r.
     let column = (((p >> c) & COLUMN_A).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u8;
