@@ -716,7 +716,7 @@ const MAX_MOVES: usize = 64;
 
 /// The moves of a position with their flips, then their ordering keys.
 /// Uninitialised beyond `len`: a deep node makes one, and clearing 64 slots
-/// there would cost more than the sort. (Built in place by the node: a
+/// there would cost more than filling the list. (Built in place by the node: a
 /// list is too big to return by value cheaply.)
 pub struct MoveList<B> {
     items: [MaybeUninit<(u32, B)>; MAX_MOVES],
@@ -771,7 +771,9 @@ impl<B: Bits> MoveList<B> {
         self.as_slice()[i]
     }
 
-    /// The moves, best first.
+    /// The moves: those taken by [`MoveList::select`] first, in the order
+    /// taken, then the rest (in the order of `push` until the first select,
+    /// its swaps leave them in no set order).
     #[inline(always)]
     pub fn as_slice(&self) -> &[(u32, B)] {
         // SAFETY: `insert` writes every slot below `len` before `len` covers
