@@ -461,27 +461,18 @@ mod tests {
         assert!(!wipes_out::<S8>(before.player, before.opponent));
     }
 
-    /// `wipes_out` against trying every move, on random positions of every
-    /// size.
+    /// `wipes_out` against trying every move, on the positions with moves
+    /// of random games of every size.
     fn wipes_out_agrees_with_every_move<G: Geometry>(games: usize) {
-        let mut rng = Rng::new(11 + G::N as u64);
         let mut found = 0;
-        for _ in 0..games {
-            let mut pos = Position::<G>::start();
-            loop {
-                let moves: Vec<u32> = pos.legal_moves().squares().collect();
-                if moves.is_empty() {
-                    pos = pos.pass();
-                    if pos.legal_moves().is_zero() {
-                        break;
-                    }
-                    continue;
-                }
-                let every = moves.iter().any(|&m| pos.flips(m) == pos.opponent);
-                assert_eq!(wipes_out::<G>(pos.player, pos.opponent), every);
-                found += every as usize;
-                pos = pos.play(moves[rng.below(moves.len())]).unwrap();
+        for pos in crate::board::testing::random_positions::<G>(11 + G::N as u64, games) {
+            let moves = pos.legal_moves();
+            if moves.is_zero() {
+                continue;
             }
+            let every = moves.squares().any(|m| pos.flips(m) == pos.opponent);
+            assert_eq!(wipes_out::<G>(pos.player, pos.opponent), every);
+            found += every as usize;
         }
         assert!(
             found > 0,
