@@ -42,10 +42,11 @@ pub struct Searcher<'t, 'b, E> {
 }
 
 /// The value at the depth limit: the evaluation, except for the finished
-/// games that are cheap to see (a side wiped out, or a full board) and the
-/// positions whose mover can wipe the other side out in one move.
+/// games that are cheap to see (a side wiped out, or a full board), the
+/// positions whose mover can wipe the other side out in one move, and the
+/// positions whose mover must pass, which are valued after the pass.
 #[inline]
-pub(crate) fn leaf<G: Geometry, E: Evaluate<G>>(eval: &E, p: G::B, o: G::B) -> i32 {
+pub(crate) fn leaf<G: Geometry, E: Evaluate<G>, I: Isa>(isa: I, eval: &E, p: G::B, o: G::B) -> i32 {
     if p.is_zero() || o.is_zero() || (p | o) == G::ALL {
         terminal::<G>(p, o)
     } else if wipes_out::<G>(p, o) {
@@ -55,6 +56,20 @@ pub(crate) fn leaf<G: Geometry, E: Evaluate<G>>(eval: &E, p: G::B, o: G::B) -> i
         // into the wipe-outs that a greedy opponent takes: they were 36 of
         // level 0's 47 losses in 400 games against the 1986 program.
         G::SQUARES as i32 * SCALE
+    } else if isa.moves::<G>(p, o).is_zero() {
+        // A pass uses no depth, as in the search. The evaluation was
+        // trained on positions whose mover has a move (the labelling steps
+        // over passes), so it does not know what a pass costs: a depth-1
+        // search scored the moves that leave the opponent without a reply
+        // far from their value (5 of level 1's 24 lost or drawn games in
+        // 400 against the 1986 program).
+        if isa.moves::<G>(o, p).is_zero() {
+            terminal::<G>(p, o)
+        } else if wipes_out::<G>(o, p) {
+            -(G::SQUARES as i32) * SCALE
+        } else {
+            -eval.evaluate(o, p)
+        }
     } else {
         eval.evaluate(p, o)
     }
@@ -126,7 +141,7 @@ impl<E> Searcher<'_, '_, E> {
     {
         self.budget.tick()?;
         if depth == 0 {
-            return Ok(leaf::<G, E>(self.eval, p, o));
+            return Ok(leaf::<G, E, I>(isa, self.eval, p, o));
         }
         let moves = isa.moves::<G>(p, o);
         if moves.is_zero() {
@@ -359,7 +374,7 @@ mod tests {
     /// Plain negamax over the same evaluation: no pruning, no table.
     fn minimax<G: Geometry>(pos: Position<G>, depth: u32) -> i32 {
         negamax(pos, depth, SCALE, &|x: Position<G>| {
-            leaf::<G, V1>(&V1, x.player, x.opponent)
+            leaf::<G, V1, _>(Portable, &V1, x.player, x.opponent)
         })
     }
 
@@ -450,7 +465,10 @@ mod tests {
                 .unwrap();
         }
         assert!(wipes_out::<S8>(pos.player, pos.opponent));
-        assert_eq!(leaf::<S8, V1>(&V1, pos.player, pos.opponent), 64 * SCALE);
+        assert_eq!(
+            leaf::<S8, V1, _>(Portable, &V1, pos.player, pos.opponent),
+            64 * SCALE
+        );
         // One move earlier no single move flips all of white's discs.
         let before = game
             .position()
@@ -459,6 +477,45 @@ mod tests {
             .play(crate::notation::parse_square(8, "c6").unwrap())
             .unwrap();
         assert!(!wipes_out::<S8>(before.player, before.opponent));
+    }
+
+    /// At the leaf, a mover without a move is valued after its pass, and
+    /// a finished game exactly, on the positions of random games of every
+    /// size (the trained evaluation on 8x8, v1 on all).
+    fn a_mover_that_must_pass_is_valued_after_the_pass<G: Geometry, E: Evaluate<G>>(
+        eval: &E,
+        games: usize,
+    ) {
+        let (mut passes, mut over) = (0, 0);
+        for pos in crate::board::testing::random_positions::<G>(17 + G::N as u64, games) {
+            if !pos.legal_moves().is_zero() {
+                continue;
+            }
+            let (p, o) = (pos.player, pos.opponent);
+            let value = leaf::<G, E, _>(Portable, eval, p, o);
+            if pos.is_game_over() {
+                assert_eq!(value, terminal::<G>(p, o), "{pos:?}");
+                over += 1;
+            } else {
+                assert_eq!(value, -leaf::<G, E, _>(Portable, eval, o, p), "{pos:?}");
+                passes += 1;
+            }
+        }
+        assert!(
+            passes > 0 && over > 0,
+            "size {}: {passes} passes, {over} ends",
+            G::N
+        );
+    }
+
+    #[test]
+    fn a_mover_that_must_pass_is_valued_after_the_pass_on_any_size() {
+        a_mover_that_must_pass_is_valued_after_the_pass::<S4, _>(&V1, 200);
+        a_mover_that_must_pass_is_valued_after_the_pass::<S6, _>(&V1, 300);
+        a_mover_that_must_pass_is_valued_after_the_pass::<S8, _>(&V1, 500);
+        let trained = crate::eval::Evaluator::trained();
+        a_mover_that_must_pass_is_valued_after_the_pass::<S8, _>(&trained, 500);
+        a_mover_that_must_pass_is_valued_after_the_pass::<S10, _>(&V1, 100);
     }
 
     /// `wipes_out` against trying every move, on the positions with moves
