@@ -182,6 +182,9 @@ pub struct Tables<B> {
     /// north-east, north-west), 4..8 down (west, south, south-west,
     /// south-east).
     pub rays: Vec<[B; 8]>,
+    /// `lines[sq]`: the squares that share a row, a column or a diagonal
+    /// with `sq` (the union of its rays, without `sq`).
+    pub lines: Vec<B>,
     /// Each row, each column, each diagonal (a1-h8 direction) and each
     /// anti-diagonal (h1-a8 direction).
     pub rows: Vec<B>,
@@ -226,7 +229,7 @@ impl<B: Bits> Tables<B> {
             (-1, -1),
             (-1, 1),
         ];
-        let rays = (0..n * n)
+        let rays: Vec<[B; 8]> = (0..n * n)
             .map(|sq| {
                 let mut out = [B::ZERO; 8];
                 for (d, &(dr, dc)) in STEPS.iter().enumerate() {
@@ -239,6 +242,10 @@ impl<B: Bits> Tables<B> {
                 }
                 out
             })
+            .collect();
+        let lines = rays
+            .iter()
+            .map(|r| r.iter().fold(B::ZERO, |l, &b| l | b))
             .collect();
         let rows = (0..n).map(|i| set(&|r, _| r == i)).collect();
         let cols = (0..n).map(|i| set(&|_, c| c == i)).collect();
@@ -258,6 +265,7 @@ impl<B: Bits> Tables<B> {
         Tables {
             neighbours,
             rays,
+            lines,
             rows,
             cols,
             diagonals,
@@ -447,6 +455,15 @@ mod tests {
         let t = G::tables();
         assert_eq!(t.neighbours[0].count(), 3);
         assert_eq!(t.neighbours[(n + 1) as usize].count(), 8);
+        // A corner's row, column and diagonal; a square's lines hold its
+        // neighbours and never itself.
+        assert_eq!(t.lines[0].count(), 3 * (n - 1));
+        for sq in 0..n * n {
+            assert!(
+                (t.lines[sq as usize] & t.neighbours[sq as usize]) == t.neighbours[sq as usize]
+            );
+            assert!(!t.lines[sq as usize].has(sq));
+        }
         assert_eq!(t.diagonals.len() as u32, 2 * n - 1);
         let all = t.rows.iter().fold(G::B::ZERO, |a, &b| a | b);
         assert!(all == G::ALL);

@@ -80,15 +80,17 @@ pub(crate) fn leaf<G: Geometry, E: Evaluate<G>, I: Isa>(isa: I, eval: &E, p: G::
 fn wipes_out<G: Geometry>(p: G::B, o: G::B) -> bool {
     // A move flips at most N - 2 discs on each of its four lines (the
     // move and a disc of `p` bracket them).
-    if o.count() > 4 * (G::N - 2) {
+    // A disc on a corner is never flipped: no line has squares on both of
+    // its sides.
+    if o.count() > 4 * (G::N - 2) || !(o & G::CORNERS).is_zero() {
         return false;
     }
     // Such a move shares a line with every disc of `o`; most positions
     // have no such empty square, and show it after a few discs.
-    let rays = &G::tables().rays;
+    let lines = &G::tables().lines;
     let mut candidates = !(p | o) & G::ALL;
     for d in o.squares() {
-        candidates &= rays[d as usize].iter().fold(G::B::ZERO, |l, &r| l | r);
+        candidates &= lines[d as usize];
         if candidates.is_zero() {
             return false;
         }
