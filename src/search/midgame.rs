@@ -79,9 +79,8 @@ pub(crate) fn leaf<G: Geometry, E: Evaluate<G>, I: Isa>(isa: I, eval: &E, p: G::
 #[inline]
 fn wipes_out<G: Geometry>(p: G::B, o: G::B) -> bool {
     // A move flips at most N - 2 discs on each of its four lines (the
-    // move and a disc of `p` bracket them).
-    // A disc on a corner is never flipped: no line has squares on both of
-    // its sides.
+    // move and a disc of `p` bracket them), and never a disc on a corner
+    // (no line has squares on both of its sides).
     if o.count() > 4 * (G::N - 2) || !(o & G::CORNERS).is_zero() {
         return false;
     }
@@ -460,24 +459,18 @@ mod tests {
         // After this opening, d6 c6 c7 b8 wipes black out: after d6 c6 c7,
         // white's b8 flips every black disc.
         let game = crate::notation::parse_transcript::<S8>("d3c3f5d2c4g6f4c5e6d7f6g4").unwrap();
-        let mut pos = game.position();
+        let mut line = vec![game.position()];
         for m in ["d6", "c6", "c7"] {
-            pos = pos
-                .play(crate::notation::parse_square(8, m).unwrap())
-                .unwrap();
+            let sq = crate::notation::parse_square(8, m).unwrap();
+            line.push(line[line.len() - 1].play(sq).unwrap());
         }
+        let (before, pos) = (line[2], line[3]);
         assert!(wipes_out::<S8>(pos.player, pos.opponent));
         assert_eq!(
             leaf::<S8, V1, _>(Portable, &V1, pos.player, pos.opponent),
             64 * SCALE
         );
         // One move earlier no single move flips all of white's discs.
-        let before = game
-            .position()
-            .play(crate::notation::parse_square(8, "d6").unwrap())
-            .unwrap()
-            .play(crate::notation::parse_square(8, "c6").unwrap())
-            .unwrap();
         assert!(!wipes_out::<S8>(before.player, before.opponent));
     }
 
