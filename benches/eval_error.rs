@@ -16,7 +16,12 @@
 //! Either way it prints the mean absolute error in discs of the trained
 //! evaluation (the embedded weights, or those of `--weights FILE`) and of
 //! the v1 evaluation (the static evaluation, no search) against the exact
-//! score, by number of empties and in all.
+//! score, by number of empties and in all, and the trained MAE's standard
+//! error (the positions are a sample: two weight sets whose MAEs differ by
+//! less than about two standard errors are not told apart by this file).
+//! `--compare FILE` also scores the weights of FILE on the same positions
+//! and prints the difference of the two MAEs with its own standard error,
+//! position by position, which tells much closer weight sets apart.
 
 use othello::board::{Bits, S8};
 use othello::engine::{Engine, Limits};
@@ -47,6 +52,12 @@ fn main() {
         }
     };
     let mut tally = Tally::default();
+    if let Some(i) = args.iter().position(|a| a == "--compare") {
+        let path = args.get(i + 1).cloned().expect("--compare FILE");
+        args.drain(i..i + 2);
+        let w = PatternWeights::load(Path::new(&path)).unwrap_or_else(|e| panic!("{e}"));
+        tally.other = Some((path, Arc::new(w)));
+    }
     let start = Instant::now();
     let source = match args.first().filter(|a| a.parse::<u64>().is_err()) {
         Some(file) => {
@@ -71,17 +82,37 @@ fn main() {
     tally.print(&source, start.elapsed().as_secs_f64());
 }
 
-/// Per number of empties: positions, trained error sum, v1 error sum.
+/// Per number of empties: positions, trained error sum, v1 error sum; and
+/// every trained error, for the standard error of the mean. With
+/// `--compare FILE`, those weights' error on each position too.
 struct Tally {
     rows: Vec<(u32, f64, f64)>,
+    errors: Vec<f64>,
+    other: Option<(String, Arc<PatternWeights>)>,
+    other_errors: Vec<f64>,
 }
 
 impl Default for Tally {
     fn default() -> Tally {
         Tally {
             rows: vec![(0, 0.0, 0.0); 61],
+            errors: Vec::new(),
+            other: None,
+            other_errors: Vec::new(),
         }
     }
+}
+
+/// The mean of `xs` and its standard error (one standard deviation of
+/// the mean over such samples).
+fn mean_and_error(xs: &[f64]) -> (f64, f64) {
+    let n = xs.len() as f64;
+    let mean = xs.iter().sum::<f64>() / n;
+    if n < 2.0 {
+        return (mean, f64::NAN);
+    }
+    let var = xs.iter().map(|e| (e - mean).powi(2)).sum::<f64>() / (n - 1.0);
+    (mean, (var / n).sqrt())
 }
 
 impl Tally {
@@ -94,6 +125,11 @@ impl Tally {
         row.0 += 1;
         row.1 += (t - score).abs();
         row.2 += (v - score).abs();
+        self.errors.push((t - score).abs());
+        if let Some((_, w)) = &self.other {
+            self.other_errors
+                .push((w.evaluate(pos) as f64 / 100.0 - score).abs());
+        }
     }
 
     fn print(&self, source: &str, secs: f64) {
@@ -112,6 +148,22 @@ impl Tally {
             st / n as f64,
             sv / n as f64,
         );
+        let (mae, error) = mean_and_error(&self.errors);
+        println!("trained MAE {mae:.2} +- {error:.2} (one standard error)");
+        if let Some((path, _)) = &self.other {
+            // The difference position by position: the two MAEs share
+            // most of their sampling error, so it is known far better
+            // than either.
+            let diffs: Vec<f64> = self
+                .other_errors
+                .iter()
+                .zip(&self.errors)
+                .map(|(o, t)| o - t)
+                .collect();
+            let (other, _) = mean_and_error(&self.other_errors);
+            let (d, e) = mean_and_error(&diffs);
+            println!("{path}: MAE {other:.2}; its MAE minus the trained one {d:+.3} +- {e:.3}");
+        }
     }
 }
 

@@ -910,10 +910,12 @@ othello_evaluation othello_engine_get_evaluation(const struct othello_engine *e)
 
 /**
  * Loads pattern weights (a file written by `othello-train`) from `path`
- * and makes `e` search with them (OTHELLO_EVALUATION_TRAINED). A file that
- * cannot be read is INVALID_ARGUMENT, as is a corrupt, truncated or
- * incompatible one (the last error says what is wrong); on failure the
- * engine keeps its evaluation. Clears the engine's table on success.
+ * and makes `e` search with them (OTHELLO_EVALUATION_TRAINED). The file
+ * names its own pattern set: the built-in weights' or another (such as
+ * `othello-train --patterns extended`). A file that cannot be read is
+ * INVALID_ARGUMENT, as is a corrupt, truncated or incompatible one (the
+ * last error says what is wrong); on failure the engine keeps its
+ * evaluation. Clears the engine's table on success.
  */
 othello_status othello_engine_load_weights(struct othello_engine *e, const char *path);
 

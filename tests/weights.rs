@@ -5,7 +5,7 @@
 
 use othello::board::{Bits, S8};
 use othello::engine::{Engine, Limits};
-use othello::eval::pattern::{PatternWeights, FEATURES, MOBILITY_MAX};
+use othello::eval::pattern::{Layout, PatternWeights, MOBILITY_MAX};
 use othello::eval::Evaluator;
 use othello::ffi::board::{othello_board_free, othello_board_new};
 use othello::ffi::engine::{
@@ -34,12 +34,16 @@ fn last_error() -> String {
 /// Weights unlike the built-in ones: every evaluation is the number of
 /// legal moves of the side to move minus 10, in discs.
 fn mobility_weights() -> PatternWeights {
-    let f = &*FEATURES;
+    mobility_weights_with(Layout::standard())
+}
+
+/// The same evaluation by weights of the patterns of `layout`.
+fn mobility_weights_with(f: Arc<Layout>) -> PatternWeights {
     let mut values = vec![0f32; f.len];
     for m in 0..=MOBILITY_MAX {
         values[f.mobility_offset + m] = m as f32 - 10.0;
     }
-    let mut w = PatternWeights::zero(1, 61).unwrap();
+    let mut w = PatternWeights::zero_with(f, 1, 61).unwrap();
     w.set_stage(0, &values);
     w
 }
@@ -175,6 +179,41 @@ fn evaluation_choice_and_weight_loading() {
             othello_engine_load_weights(std::ptr::null_mut(), path.as_ptr()),
             OTHELLO_STATUS_NULL_ARGUMENT
         );
+        othello_engine_free(e);
+    }
+}
+
+/// A weights file names its pattern set: weights of the extended set load
+/// through the C API and evaluate as their weights say (here the same
+/// mobility-only evaluation as on the built-in set, so the same search),
+/// and a file whose pattern set is invalid fails clearly.
+#[test]
+fn weights_of_another_pattern_set_load() {
+    unsafe {
+        let e = othello_engine_new(1);
+        let standard = mobility_weights().to_bytes();
+        let extended = mobility_weights_with(Layout::extended()).to_bytes();
+        assert_ne!(standard, extended);
+        assert_eq!(
+            othello_engine_load_weights_buffer(e, standard.as_ptr(), standard.len()),
+            OTHELLO_STATUS_OK
+        );
+        let by_standard = search(e);
+        assert_eq!(
+            othello_engine_load_weights_buffer(e, extended.as_ptr(), extended.len()),
+            OTHELLO_STATUS_OK
+        );
+        assert_eq!(search(e), by_standard);
+        // A pattern of 11 squares (the first mask, at byte 24) is refused,
+        // whatever the checksum says, and the engine keeps its weights.
+        let mut bad = extended.clone();
+        bad[24..32].copy_from_slice(&0x7ffu64.to_le_bytes());
+        assert_eq!(
+            othello_engine_load_weights_buffer(e, bad.as_ptr(), bad.len()),
+            OTHELLO_STATUS_INVALID_ARGUMENT
+        );
+        assert!(last_error().contains("11 squares"), "{}", last_error());
+        assert_eq!(search(e), by_standard);
         othello_engine_free(e);
     }
 }

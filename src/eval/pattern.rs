@@ -19,6 +19,12 @@
 //! (a row read left to right or right to left) share one weight, so the sum
 //! is exactly invariant under the 8 board symmetries.
 //!
+//! That is the built-in weights' set. A weights file names its own patterns
+//! (any 1 to [`MAX_PATTERNS`] masks of up to [`MAX_PATTERN_SQUARES`]
+//! squares; [`Layout`] derives their placements and tables), so weights
+//! trained on another set, such as [`Layout::extended`] (the 11 and
+//! [`EXTRA_PATTERNS`]), load and evaluate through the same code.
+//!
 //! Three small tables complete the sum: the number of legal moves of the
 //! side to move (0..=[`MOBILITY_MAX`], capped), the same for the opponent,
 //! and a bias by the number of empty squares (which carries parity).
@@ -37,11 +43,11 @@
 //! - magic `OTHWEIGH` (8 bytes), version (u32);
 //! - stage count (u32) and empties per stage (u32): a position with `e`
 //!   empties uses stage `min(e / width, count - 1)`;
-//! - pattern count (u32), then each pattern's canonical mask (u64): a file
-//!   trained on another pattern set is rejected;
+//! - pattern count (u32), then each pattern's canonical mask (u64): the
+//!   file's pattern set (see [`Layout::new`] for what it may hold);
 //! - the sizes of the mobility and bias tables (u32 each);
 //! - payload length in bytes (u32) and the payload: for each stage, each
-//!   weight of [`FEATURES`] in order whose configuration is canonical (the
+//!   weight of the set's [`Layout`] in order whose configuration is canonical (the
 //!   smallest index among those a pattern symmetry maps it to), as i16;
 //!   a run of `n` zero weights is written as -32768 followed by `n` (u16);
 //! - an FNV-1a 64 checksum (u64) of every byte before it.
@@ -128,6 +134,25 @@ pub const PATTERNS: [Pattern; 11] = [
     Pattern {
         name: "diagonal 4",
         mask: diagonal(4),
+    },
+];
+
+/// Patterns of 10 squares near a corner that [`Layout::extended`] adds to
+/// [`PATTERNS`] (the built-in weights do not use them): a triangle (a1-d1,
+/// a2-c2, a3-b3, a4), an edge block (a1, c1-f1, h1 and c2-f2) and a cross
+/// (a1-d4's diagonal with the squares beside it, b1-d3 and a2-c4).
+pub const EXTRA_PATTERNS: [Pattern; 3] = [
+    Pattern {
+        name: "triangle",
+        mask: 0x0103_070f,
+    },
+    Pattern {
+        name: "edge block",
+        mask: 0x3cbd,
+    },
+    Pattern {
+        name: "cross",
+        mask: 0x0c0e_0703,
     },
 ];
 
@@ -234,11 +259,14 @@ fn pext_soft(x: u64, mut mask: u64) -> u64 {
     out
 }
 
-/// One placement of a pattern: the symmetry to apply, the pattern's number.
-#[derive(Clone, Copy, Debug)]
+/// One placement of a pattern: the symmetry that brings the board onto the
+/// pattern's canonical squares, the mask to read there, and the offset of
+/// the pattern's table within a stage.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Instance {
     symmetry: u8,
-    pattern: u8,
+    mask: u64,
+    offset: u32,
 }
 
 /// Squares of the original board that symmetry `s` brings onto `mask`.
@@ -248,36 +276,25 @@ fn read_mask(mask: u64, s: usize) -> u64 {
         .fold(0, |m, sq| m | 1u64 << sq)
 }
 
-/// The number of pattern instances.
-pub const INSTANCES: usize = 46;
+/// Most squares in one pattern (a configuration is read through
+/// [`BASE3`]'s 10 bits).
+pub const MAX_PATTERN_SQUARES: u32 = 10;
+/// Most patterns in one set.
+pub const MAX_PATTERNS: usize = 32;
 
-/// Every instance: for each pattern, the first symmetry giving each
-/// distinct read mask.
-static INSTANCE_LIST: Lazy<[Instance; INSTANCES]> = Lazy::new(|| {
-    let mut out = Vec::new();
-    for (k, p) in PATTERNS.iter().enumerate() {
-        let mut seen = Vec::new();
-        for s in 0..8 {
-            let m = read_mask(p.mask, s);
-            if !seen.contains(&m) {
-                seen.push(m);
-                out.push(Instance {
-                    symmetry: s as u8,
-                    pattern: k as u8,
-                });
-            }
-        }
-    }
-    out.try_into().expect("46 pattern instances")
-});
-
-/// The weight layout of one stage: each pattern's table, then the two
-/// mobility tables, then the bias table.
-pub struct Features {
+/// The weight layout of a pattern set, the same in every stage: each
+/// pattern's table of 3^squares weights, then the two mobility tables, then
+/// the bias table; and every placement the 8 board symmetries give each
+/// pattern.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Layout {
+    masks: Vec<u64>,
+    /// For each pattern, the first symmetry giving each distinct read mask.
+    instances: Vec<Instance>,
     /// Offset of each pattern's table.
-    pub offsets: [usize; PATTERNS.len()],
+    pub offsets: Vec<usize>,
     /// Its size, 3^squares.
-    pub sizes: [usize; PATTERNS.len()],
+    pub sizes: Vec<usize>,
     pub mobility_offset: usize,
     pub opponent_mobility_offset: usize,
     pub bias_offset: usize,
@@ -288,54 +305,152 @@ pub struct Features {
     pub canonical: Vec<u32>,
 }
 
-/// The layout of [`PATTERNS`].
-pub static FEATURES: Lazy<Features> = Lazy::new(|| {
-    let mut offsets = [0; PATTERNS.len()];
-    let mut sizes = [0; PATTERNS.len()];
-    let mut at = 0;
-    for (k, p) in PATTERNS.iter().enumerate() {
-        offsets[k] = at;
-        sizes[k] = 3usize.pow(p.mask.count_ones());
-        at += sizes[k];
-    }
-    let mobility_offset = at;
-    let opponent_mobility_offset = at + MOBILITY_MAX + 1;
-    let bias_offset = opponent_mobility_offset + MOBILITY_MAX + 1;
-    let len = bias_offset + BIAS_LEN;
-    let mut canonical: Vec<u32> = (0..len as u32).collect();
-    for (k, p) in PATTERNS.iter().enumerate() {
-        let stabiliser: Vec<usize> = (1..8).filter(|&s| symmetry(p.mask, s) == p.mask).collect();
-        let squares: Vec<u64> = (0..64)
-            .filter(|sq| p.mask >> sq & 1 != 0)
-            .map(|sq| 1u64 << sq)
-            .collect();
-        for idx in 0..sizes[k] {
-            let (mut me, mut you, mut rest) = (0u64, 0u64, idx);
-            for &sq in &squares {
-                match rest % 3 {
-                    1 => me |= sq,
-                    2 => you |= sq,
-                    _ => {}
-                }
-                rest /= 3;
-            }
-            let best = stabiliser
-                .iter()
-                .map(|&s| config_index(symmetry(me, s), symmetry(you, s), p.mask))
-                .fold(idx, usize::min);
-            canonical[offsets[k] + idx] = (offsets[k] + best) as u32;
+/// The layout of [`PATTERNS`], the set of the built-in weights.
+static STANDARD: Lazy<Arc<Layout>> =
+    Lazy::new(|| Arc::new(Layout::new(&PATTERNS.map(|p| p.mask)).expect("a valid pattern set")));
+
+impl Layout {
+    /// The layout of the patterns `masks` (canonical squares, a1 = bit 0):
+    /// 1 to [`MAX_PATTERNS`] distinct masks of 1 to [`MAX_PATTERN_SQUARES`]
+    /// squares each.
+    pub fn new(masks: &[u64]) -> Result<Layout, Error> {
+        if masks.is_empty() || masks.len() > MAX_PATTERNS {
+            return Err(bad(format!(
+                "{} patterns: a set has 1 to {MAX_PATTERNS}",
+                masks.len()
+            )));
         }
+        for (k, &m) in masks.iter().enumerate() {
+            if m == 0 || m.count_ones() > MAX_PATTERN_SQUARES {
+                return Err(bad(format!(
+                    "pattern {k} (mask {m:#x}) has {} squares, not 1 to {MAX_PATTERN_SQUARES}",
+                    m.count_ones()
+                )));
+            }
+            if masks[..k].contains(&m) {
+                return Err(bad(format!("pattern {k} (mask {m:#x}) is listed twice")));
+            }
+        }
+        let mut offsets = Vec::new();
+        let mut sizes = Vec::new();
+        let mut at = 0;
+        for &m in masks {
+            offsets.push(at);
+            sizes.push(3usize.pow(m.count_ones()));
+            at += 3usize.pow(m.count_ones());
+        }
+        let mut instances = Vec::new();
+        for (k, &m) in masks.iter().enumerate() {
+            let mut seen = Vec::new();
+            for s in 0..8 {
+                let read = read_mask(m, s);
+                if !seen.contains(&read) {
+                    seen.push(read);
+                    instances.push(Instance {
+                        symmetry: s as u8,
+                        mask: m,
+                        offset: offsets[k] as u32,
+                    });
+                }
+            }
+        }
+        let mobility_offset = at;
+        let opponent_mobility_offset = at + MOBILITY_MAX + 1;
+        let bias_offset = opponent_mobility_offset + MOBILITY_MAX + 1;
+        let len = bias_offset + BIAS_LEN;
+        let mut canonical: Vec<u32> = (0..len as u32).collect();
+        for (k, &m) in masks.iter().enumerate() {
+            let stabiliser: Vec<usize> = (1..8).filter(|&s| symmetry(m, s) == m).collect();
+            if stabiliser.is_empty() {
+                continue;
+            }
+            let squares: Vec<u64> = (0..64)
+                .filter(|sq| m >> sq & 1 != 0)
+                .map(|sq| 1u64 << sq)
+                .collect();
+            for idx in 0..sizes[k] {
+                let (mut me, mut you, mut rest) = (0u64, 0u64, idx);
+                for &sq in &squares {
+                    match rest % 3 {
+                        1 => me |= sq,
+                        2 => you |= sq,
+                        _ => {}
+                    }
+                    rest /= 3;
+                }
+                let best = stabiliser
+                    .iter()
+                    .map(|&s| config_index(symmetry(me, s), symmetry(you, s), m))
+                    .fold(idx, usize::min);
+                canonical[offsets[k] + idx] = (offsets[k] + best) as u32;
+            }
+        }
+        Ok(Layout {
+            masks: masks.to_vec(),
+            instances,
+            offsets,
+            sizes,
+            mobility_offset,
+            opponent_mobility_offset,
+            bias_offset,
+            len,
+            canonical,
+        })
     }
-    Features {
-        offsets,
-        sizes,
-        mobility_offset,
-        opponent_mobility_offset,
-        bias_offset,
-        len,
-        canonical,
+
+    /// The layout of [`PATTERNS`], shared.
+    pub fn standard() -> Arc<Layout> {
+        STANDARD.clone()
     }
-});
+
+    /// The layout of [`PATTERNS`] then [`EXTRA_PATTERNS`].
+    pub fn extended() -> Arc<Layout> {
+        let masks: Vec<u64> = PATTERNS
+            .iter()
+            .chain(&EXTRA_PATTERNS)
+            .map(|p| p.mask)
+            .collect();
+        Arc::new(Layout::new(&masks).expect("a valid pattern set"))
+    }
+
+    /// The patterns' canonical masks, in order.
+    pub fn masks(&self) -> &[u64] {
+        &self.masks
+    }
+
+    /// Pattern placements read per evaluation.
+    pub fn instances(&self) -> usize {
+        self.instances.len()
+    }
+
+    /// Weights each evaluation adds: one per placement, two mobility
+    /// weights and the bias.
+    pub fn active(&self) -> usize {
+        self.instances.len() + 3
+    }
+
+    /// The weight indices (within a stage) that `pos` reads, in a fixed
+    /// order, [`Layout::active`] of them. Shared by the training tool and
+    /// the tests; the evaluation computes the same indices.
+    pub fn feature_indices(&self, pos: Position) -> Vec<u32> {
+        let (p, o) = (pos.player, pos.opponent);
+        let ps = all_symmetries(p);
+        let os = all_symmetries(o);
+        let mut out: Vec<u32> = self
+            .instances
+            .iter()
+            .map(|inst| {
+                let s = inst.symmetry as usize;
+                inst.offset + config_index(ps[s], os[s], inst.mask) as u32
+            })
+            .collect();
+        let (mp, mo) = mobility(p, o);
+        out.push((self.mobility_offset + mp) as u32);
+        out.push((self.opponent_mobility_offset + mo) as u32);
+        out.push((self.bias_offset + (!(p | o)).count_ones() as usize) as u32);
+        out
+    }
+}
 
 #[inline(always)]
 fn config_index(p: u64, o: u64, mask: u64) -> usize {
@@ -346,30 +461,6 @@ fn config_index(p: u64, o: u64, mask: u64) -> usize {
 #[inline(always)]
 fn stage_of(empties: u32, width: u32, count: u32) -> usize {
     (empties / width).min(count - 1) as usize
-}
-
-/// The features of a position: the index (within a stage's weights, see
-/// [`Features`]) of every weight its evaluation adds.
-pub const ACTIVE: usize = INSTANCES + 3;
-
-/// The weight indices that `pos` reads, in a fixed order. Shared by the
-/// training tool and the tests; the evaluation computes the same indices.
-pub fn feature_indices(pos: Position) -> [u32; ACTIVE] {
-    let f = &*FEATURES;
-    let (p, o) = (pos.player, pos.opponent);
-    let ps = all_symmetries(p);
-    let os = all_symmetries(o);
-    let mut out = [0u32; ACTIVE];
-    for (slot, inst) in out.iter_mut().zip(INSTANCE_LIST.iter()) {
-        let k = inst.pattern as usize;
-        let s = inst.symmetry as usize;
-        *slot = (f.offsets[k] + config_index(ps[s], os[s], PATTERNS[k].mask)) as u32;
-    }
-    let (mp, mo) = mobility(p, o);
-    out[INSTANCES] = (f.mobility_offset + mp) as u32;
-    out[INSTANCES + 1] = (f.opponent_mobility_offset + mo) as u32;
-    out[INSTANCES + 2] = (f.bias_offset + (!(p | o)).count_ones() as usize) as u32;
-    out
 }
 
 #[inline(always)]
@@ -386,9 +477,10 @@ fn mobility(p: u64, o: u64) -> (usize, usize) {
 /// every index that shares it (so evaluation needs no canonical lookup).
 #[derive(Clone, PartialEq, Eq)]
 pub struct PatternWeights {
+    layout: Arc<Layout>,
     stages: u32,
     width: u32,
-    /// `stages * FEATURES.len` weights, in 1/SCALE disc.
+    /// `stages * layout.len` weights, in 1/SCALE disc.
     weights: Vec<i16>,
 }
 
@@ -396,8 +488,10 @@ impl std::fmt::Debug for PatternWeights {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "PatternWeights {{ stages: {}, width: {} }}",
-            self.stages, self.width
+            "PatternWeights {{ patterns: {}, stages: {}, width: {} }}",
+            self.layout.masks.len(),
+            self.stages,
+            self.width
         )
     }
 }
@@ -448,18 +542,34 @@ impl PatternWeights {
         DEFAULT.clone()
     }
 
-    /// All-zero weights: `stages` stages of `width` empties each.
+    /// All-zero weights for [`PATTERNS`]: `stages` stages of `width`
+    /// empties each.
     pub fn zero(stages: u32, width: u32) -> Result<PatternWeights, Error> {
+        PatternWeights::zero_with(Layout::standard(), stages, width)
+    }
+
+    /// All-zero weights for the patterns of `layout`.
+    pub fn zero_with(
+        layout: Arc<Layout>,
+        stages: u32,
+        width: u32,
+    ) -> Result<PatternWeights, Error> {
         if stages == 0 || width == 0 || stages > 65 || width > 65 {
             return Err(bad(format!(
                 "{stages} stages of {width} empties: both must be within 1..65"
             )));
         }
         Ok(PatternWeights {
+            weights: vec![0; stages as usize * layout.len],
+            layout,
             stages,
             width,
-            weights: vec![0; stages as usize * FEATURES.len],
         })
+    }
+
+    /// The pattern set and weight layout.
+    pub fn layout(&self) -> &Arc<Layout> {
+        &self.layout
     }
 
     pub fn stages(&self) -> u32 {
@@ -477,10 +587,10 @@ impl PatternWeights {
     }
 
     /// Sets the weights of `stage` from `values` (one per index of
-    /// [`FEATURES`], in discs); shared weights take their canonical index's
+    /// [`Layout`], in discs); shared weights take their canonical index's
     /// value; values are rounded to 1/SCALE disc and saturated to i16.
     pub fn set_stage(&mut self, stage: usize, values: &[f32]) {
-        let f = &*FEATURES;
+        let f = &*self.layout;
         assert_eq!(values.len(), f.len);
         let base = stage * f.len;
         for j in 0..f.len {
@@ -491,21 +601,21 @@ impl PatternWeights {
 
     /// The weights of `stage`, in 1/SCALE disc.
     pub fn stage(&self, stage: usize) -> &[i16] {
-        let n = FEATURES.len;
+        let n = self.layout.len;
         &self.weights[stage * n..(stage + 1) * n]
     }
 
     /// The file form (see the module documentation).
     pub fn to_bytes(&self) -> Vec<u8> {
-        let f = &*FEATURES;
+        let f = &*self.layout;
         let mut out = Vec::new();
         out.extend_from_slice(MAGIC);
         out.extend_from_slice(&VERSION.to_le_bytes());
         out.extend_from_slice(&self.stages.to_le_bytes());
         out.extend_from_slice(&self.width.to_le_bytes());
-        out.extend_from_slice(&(PATTERNS.len() as u32).to_le_bytes());
-        for p in &PATTERNS {
-            out.extend_from_slice(&p.mask.to_le_bytes());
+        out.extend_from_slice(&(f.masks.len() as u32).to_le_bytes());
+        for m in &f.masks {
+            out.extend_from_slice(&m.to_le_bytes());
         }
         out.extend_from_slice(&(MOBILITY_MAX as u32 + 1).to_le_bytes());
         out.extend_from_slice(&(BIAS_LEN as u32).to_le_bytes());
@@ -543,7 +653,6 @@ impl PatternWeights {
     /// Decodes and checks a weights file: magic, version, pattern set,
     /// sizes, payload and checksum. A clear error names what is wrong.
     pub fn from_bytes(bytes: &[u8]) -> Result<PatternWeights, Error> {
-        let f = &*FEATURES;
         let mut rd = Reader { bytes, at: 0 };
         let mut take = |n: usize, what: &str| rd.take(n, what);
         if take(8, "magic")? != MAGIC {
@@ -558,23 +667,27 @@ impl PatternWeights {
         }
         let stages = u32_of(take(4, "stage count")?);
         let width = u32_of(take(4, "stage width")?);
-        let mut w = PatternWeights::zero(stages, width)?;
-        let count = u32_of(take(4, "pattern count")?);
-        if count as usize != PATTERNS.len() {
+        let count = u32_of(take(4, "pattern count")?) as usize;
+        if count == 0 || count > MAX_PATTERNS {
             return Err(bad(format!(
-                "{count} patterns, this library has {}",
-                PATTERNS.len()
+                "{count} patterns: a set has 1 to {MAX_PATTERNS}"
             )));
         }
-        for p in &PATTERNS {
-            let mask = u64::from_le_bytes(take(8, "pattern masks")?.try_into().expect("8 bytes"));
-            if mask != p.mask {
-                return Err(bad(format!(
-                    "pattern {} has mask {mask:#x}, this library expects {:#x}",
-                    p.name, p.mask
-                )));
-            }
+        let mut masks = Vec::with_capacity(count);
+        for _ in 0..count {
+            masks.push(u64::from_le_bytes(
+                take(8, "pattern masks")?.try_into().expect("8 bytes"),
+            ));
         }
+        // The built-in set shares its layout; another set gets its own.
+        let standard = Layout::standard();
+        let layout = if masks == standard.masks {
+            standard
+        } else {
+            Arc::new(Layout::new(&masks)?)
+        };
+        let mut w = PatternWeights::zero_with(layout.clone(), stages, width)?;
+        let f = &*layout;
         let mob = u32_of(take(4, "mobility table size")?);
         let bias = u32_of(take(4, "bias table size")?);
         if mob as usize != MOBILITY_MAX + 1 || bias as usize != BIAS_LEN {
@@ -676,9 +789,8 @@ impl PatternWeights {
         let os = all_symmetries(pos.opponent);
         self.sum_over(pos, |inst| {
             let s = inst.symmetry as usize;
-            let mask = PATTERNS[inst.pattern as usize].mask;
-            BASE3[pext(ps[s], mask) as usize] as usize
-                + 2 * BASE3[pext(os[s], mask) as usize] as usize
+            BASE3[pext(ps[s], inst.mask) as usize] as usize
+                + 2 * BASE3[pext(os[s], inst.mask) as usize] as usize
         })
     }
 
@@ -687,14 +799,14 @@ impl PatternWeights {
     /// weights, clamped.
     #[inline(always)]
     fn sum_over(&self, pos: Position, config: impl Fn(&Instance) -> usize) -> i32 {
-        let f = &*FEATURES;
+        let f = &*self.layout;
         let (p, o) = (pos.player, pos.opponent);
         let empties = (!(p | o)).count_ones();
         let base = self.stage_of(empties) * f.len;
         let w = &self.weights[base..base + f.len];
         let mut sum = 0i32;
-        for inst in INSTANCE_LIST.iter() {
-            sum += w[f.offsets[inst.pattern as usize] + config(inst)] as i32;
+        for inst in &f.instances {
+            sum += w[inst.offset as usize + config(inst)] as i32;
         }
         let (mp, mo) = mobility(p, o);
         sum += w[f.mobility_offset + mp] as i32
@@ -703,12 +815,14 @@ impl PatternWeights {
         sum.clamp(-MAX_EVAL, MAX_EVAL)
     }
 
-    /// The evaluation as the plain sum of [`feature_indices`]: what the
-    /// training tool fits, and a check of [`PatternWeights::evaluate`].
+    /// The evaluation as the plain sum of [`Layout::feature_indices`]: what
+    /// the training tool fits, and a check of [`PatternWeights::evaluate`].
     pub fn evaluate_reference(&self, pos: Position) -> i32 {
         let empties = pos.empties().count();
         let w = self.stage(self.stage_of(empties));
-        let sum: i32 = feature_indices(pos)
+        let sum: i32 = self
+            .layout
+            .feature_indices(pos)
             .iter()
             .map(|&j| w[j as usize] as i32)
             .sum();
@@ -729,10 +843,16 @@ mod tests {
 
     /// Weights with a random value on every index (shared ones equal).
     fn random_weights(seed: u64) -> PatternWeights {
+        random_weights_with(Layout::standard(), seed)
+    }
+
+    /// The same for the patterns of `layout`.
+    fn random_weights_with(layout: Arc<Layout>, seed: u64) -> PatternWeights {
         let mut rng = Rng::new(seed);
-        let mut w = PatternWeights::zero(6, 11).unwrap();
+        let len = layout.len;
+        let mut w = PatternWeights::zero_with(layout, 6, 11).unwrap();
         for s in 0..6 {
-            let values: Vec<f32> = (0..FEATURES.len)
+            let values: Vec<f32> = (0..len)
                 .map(|j| {
                     // Leave some runs of zeros for the encoder.
                     if j % 97 < 20 {
@@ -771,35 +891,91 @@ mod tests {
 
     #[test]
     fn pattern_set_has_46_instances_covering_the_board() {
-        assert_eq!(INSTANCE_LIST.len(), INSTANCES);
+        let layout = Layout::standard();
+        assert_eq!(layout.instances(), 46);
+        assert_eq!(layout.active(), 49);
         let sizes: Vec<u32> = PATTERNS.iter().map(|p| p.mask.count_ones()).collect();
         assert_eq!(sizes, [10, 10, 9, 8, 8, 8, 8, 7, 6, 5, 4]);
-        let covered = INSTANCE_LIST
+        let covered = layout
+            .instances
             .iter()
-            .map(|i| read_mask(PATTERNS[i.pattern as usize].mask, i.symmetry as usize))
+            .map(|i| read_mask(i.mask, i.symmetry as usize))
             .fold(0, |a, m| a | m);
         assert_eq!(covered, u64::MAX);
+        // The extra patterns are symmetric about a1-h8's diagonal (triangle,
+        // cross) or about the middle of their edge (edge block): 4
+        // placements each.
+        let extended = Layout::extended();
+        assert_eq!(extended.instances(), 46 + 12);
+        assert_eq!(&extended.masks()[..11], layout.masks());
+        assert!(EXTRA_PATTERNS.iter().all(|p| p.mask.count_ones() == 10));
     }
 
     #[test]
     fn evaluation_is_the_sum_of_the_features() {
-        let w = random_weights(1);
-        for pos in random_positions(2, 30) {
-            assert_eq!(w.evaluate(pos), w.evaluate_reference(pos), "{pos:?}");
-            assert_eq!(w.evaluate(pos), w.evaluate_with(pos, pext_soft));
+        for w in [
+            random_weights(1),
+            random_weights_with(Layout::extended(), 1),
+        ] {
+            for pos in random_positions(2, 30) {
+                assert_eq!(w.evaluate(pos), w.evaluate_reference(pos), "{pos:?}");
+                assert_eq!(w.evaluate(pos), w.evaluate_with(pos, pext_soft));
+            }
         }
+    }
+
+    #[test]
+    fn a_file_carries_its_pattern_set() {
+        let w = random_weights_with(Layout::extended(), 7);
+        let back = PatternWeights::from_bytes(&w.to_bytes()).unwrap();
+        assert!(back == w);
+        assert_eq!(back.layout().masks(), Layout::extended().masks());
+        let pos = random_positions(8, 1)[20];
+        assert_eq!(back.evaluate(pos), w.evaluate(pos));
+        // The built-in set's files share one layout.
+        let standard = PatternWeights::from_bytes(&random_weights(9).to_bytes()).unwrap();
+        assert!(Arc::ptr_eq(standard.layout(), &Layout::standard()));
+    }
+
+    #[test]
+    fn bad_pattern_sets_are_rejected() {
+        let too_big = PATTERNS[0].mask | 1 << 63;
+        for (masks, says) in [
+            (vec![], "0 patterns"),
+            (vec![0x0f, 0], "0 squares"),
+            (vec![too_big], "11 squares"),
+            (vec![0x0f, 0xf0, 0x0f], "listed twice"),
+            (vec![1; 33], "33 patterns"),
+        ] {
+            let err = Layout::new(&masks).unwrap_err().to_string();
+            assert!(err.contains(says), "{masks:x?}: {err}");
+        }
+        // The same through a file: its pattern count and masks are read
+        // before the layout is made.
+        let mut bytes = random_weights(10).to_bytes();
+        let at = 8 + 4 + 4 + 4 + 4;
+        bytes[at..at + 8].copy_from_slice(&too_big.to_le_bytes());
+        let err = PatternWeights::from_bytes(&bytes).unwrap_err().to_string();
+        assert!(err.contains("11 squares"), "{err}");
+        let mut bytes = random_weights(10).to_bytes();
+        bytes[20..24].copy_from_slice(&40u32.to_le_bytes());
+        let err = PatternWeights::from_bytes(&bytes).unwrap_err().to_string();
+        assert!(err.contains("40 patterns"), "{err}");
     }
 
     #[test]
     fn symmetric_positions_evaluate_the_same() {
         let w = random_weights(3);
+        let extended = random_weights_with(Layout::extended(), 3);
         let mut differing = 0;
         for pos in random_positions(4, 60) {
             let v = w.evaluate(pos);
+            let x = extended.evaluate(pos);
             for s in 1..8 {
                 let image = Position::new(symmetry(pos.player, s), symmetry(pos.opponent, s));
                 differing += (image != pos) as usize;
                 assert_eq!(w.evaluate(image), v, "{pos:?} symmetry {s}");
+                assert_eq!(extended.evaluate(image), x, "{pos:?} symmetry {s}");
             }
         }
         assert!(differing > 3000);

@@ -11,14 +11,17 @@
 
 use crate::datagen::{GameRecord, PlyKind};
 use othello::board::{Bits, S8};
-use othello::eval::pattern::{feature_indices, PatternWeights, ACTIVE, FEATURES};
+use othello::eval::pattern::{Layout, PatternWeights, MOBILITY_MAX};
 use othello::Position;
+use std::sync::Arc;
 
 /// One labelled position, as features.
-#[derive(Clone, Copy)]
+#[derive(Clone)]
 pub struct Row {
     pub pos: Position<S8>,
-    pub features: [u32; ACTIVE],
+    /// Its weight indices in the layout being trained
+    /// ([`Layout::feature_indices`]).
+    pub features: Box<[u32]>,
     /// The label, in discs.
     pub target: f32,
     pub empties: u8,
@@ -57,8 +60,8 @@ impl Default for TrainOptions {
     }
 }
 
-/// The rows of `games`.
-pub fn rows_of(games: &[GameRecord], mix: f32) -> Vec<Row> {
+/// The rows of `games`, as features of `layout`.
+pub fn rows_of(layout: &Layout, games: &[GameRecord], mix: f32) -> Vec<Row> {
     let mut out = Vec::new();
     for g in games {
         for s in g.samples() {
@@ -69,7 +72,7 @@ pub fn rows_of(games: &[GameRecord], mix: f32) -> Vec<Row> {
             } else {
                 (1.0 - mix) * result + mix * s.score as f32 / 100.0
             };
-            out.push(row(s.pos, target, exact));
+            out.push(row(layout, s.pos, target, exact));
         }
     }
     out
@@ -77,40 +80,47 @@ pub fn rows_of(games: &[GameRecord], mix: f32) -> Vec<Row> {
 
 /// The rows of text-collection games: every position where a move was
 /// played, labelled by the game's result for the side to move.
-pub fn text_rows(games: &[crate::games::TextGame]) -> Vec<Row> {
+pub fn text_rows(layout: &Layout, games: &[crate::games::TextGame]) -> Vec<Row> {
     let mut out = Vec::new();
     for g in games {
         for (pos, side, _) in g.positions() {
-            out.push(row(pos, g.result_for(side) as f32, false));
+            out.push(row(layout, pos, g.result_for(side) as f32, false));
         }
     }
     out
 }
 
 /// A row for `pos` with label `target` (discs).
-pub fn row(pos: Position<S8>, target: f32, exact: bool) -> Row {
+pub fn row(layout: &Layout, pos: Position<S8>, target: f32, exact: bool) -> Row {
     Row {
         pos,
-        features: feature_indices(pos),
+        features: layout.feature_indices(pos).into_boxed_slice(),
         target,
         empties: pos.empties().count() as u8,
         exact,
     }
 }
 
-/// Fits one stage's weights (in discs, one per index of [`FEATURES`]) to
-/// `rows` by preconditioned conjugate gradients on the ridge normal
-/// equations. Features are mapped to their canonical (shared) index.
-pub fn fit(rows: &[&Row], lambda: f32, iterations: u32) -> Vec<f32> {
-    let f = &*FEATURES;
-    let n = f.len;
-    let canon = |j: u32| f.canonical[j as usize];
-    // Canonical feature lists, once.
-    let xs: Vec<[u32; ACTIVE]> = rows.iter().map(|r| r.features.map(canon)).collect();
+/// Fits one stage's weights (in discs, one per index of `layout`) to
+/// `rows` (features of `layout`) by preconditioned conjugate gradients on
+/// the ridge normal equations. Features are mapped to their canonical
+/// (shared) index.
+pub fn fit(layout: &Layout, rows: &[&Row], lambda: f32, iterations: u32) -> Vec<f32> {
+    let n = layout.len;
+    let canon = |j: &u32| layout.canonical[*j as usize];
+    // Canonical feature lists, once, `active` to a row (all of a layout's,
+    // or the new patterns' alone in a fit on top of other weights).
+    let active = rows.first().map_or(1, |r| r.features.len());
+    assert!(rows.iter().all(|r| r.features.len() == active));
+    let flat: Vec<u32> = rows
+        .iter()
+        .flat_map(|r| r.features.iter().map(canon))
+        .collect();
+    let xs: Vec<&[u32]> = flat.chunks_exact(active).collect();
     let mut count = vec![0f64; n];
     let mut b = vec![0f64; n];
     for (x, r) in xs.iter().zip(rows) {
-        for &j in x {
+        for &j in x.iter() {
             count[j as usize] += 1.0;
             b[j as usize] += r.target as f64;
         }
@@ -123,7 +133,7 @@ pub fn fit(rows: &[&Row], lambda: f32, iterations: u32) -> Vec<f32> {
         out.iter_mut().for_each(|o| *o = 0.0);
         for x in &xs {
             let s: f64 = x.iter().map(|&j| v[j as usize]).sum();
-            for &j in x {
+            for &j in x.iter() {
                 out[j as usize] += s;
             }
         }
@@ -164,6 +174,56 @@ pub fn fit(rows: &[&Row], lambda: f32, iterations: u32) -> Vec<f32> {
     w.into_iter().map(|v| v as f32).collect()
 }
 
+/// Prepares `rows` (features of `layout`) for a fit on top of `base`, whose
+/// patterns are the first of `layout`'s: each label becomes what `base`'s
+/// evaluation leaves over, and each row keeps only the features of the
+/// patterns `base` lacks. Fitted on these and added to `base` by
+/// [`on_top_of`], the new patterns learn what the old ones miss, while
+/// every old weight (and so the evaluation of positions whose new-pattern
+/// configurations never occur in `rows`) stays as it was.
+pub fn residual_rows(base: &PatternWeights, layout: &Layout, rows: &mut [Row]) {
+    assert!(layout.masks().starts_with(base.layout().masks()));
+    let (from, to) = (base.layout().instances(), layout.instances());
+    for r in rows {
+        r.target -= base.evaluate(r.pos) as f32 / 100.0;
+        r.features = r.features[from..to].into();
+    }
+}
+
+/// `delta` (weights of a fit of [`residual_rows`]) plus `base`, as weights
+/// of `delta`'s patterns: `base`'s tables copied into the same patterns'
+/// tables, the new patterns' from `delta`.
+pub fn on_top_of(base: &PatternWeights, delta: &PatternWeights) -> PatternWeights {
+    let (old, new) = (base.layout(), delta.layout());
+    assert!(new.masks().starts_with(old.masks()));
+    assert_eq!(
+        (base.stages(), base.width()),
+        (delta.stages(), delta.width())
+    );
+    let mut out = delta.clone();
+    for s in 0..base.stages() as usize {
+        let b = base.stage(s);
+        let mut values: Vec<f32> = delta.stage(s).iter().map(|&v| v as f32 / 100.0).collect();
+        let mut copy = |from: usize, to: usize, n: usize| {
+            for i in 0..n {
+                values[to + i] += b[from + i] as f32 / 100.0;
+            }
+        };
+        for k in 0..old.masks().len() {
+            copy(old.offsets[k], new.offsets[k], old.sizes[k]);
+        }
+        copy(old.mobility_offset, new.mobility_offset, MOBILITY_MAX + 1);
+        copy(
+            old.opponent_mobility_offset,
+            new.opponent_mobility_offset,
+            MOBILITY_MAX + 1,
+        );
+        copy(old.bias_offset, new.bias_offset, new.len - new.bias_offset);
+        out.set_stage(s, &values);
+    }
+    out
+}
+
 /// The rows that train stage `s` of `opts`.
 pub fn stage_rows<'a>(rows: &'a [Row], opts: &TrainOptions, s: u32) -> Vec<&'a Row> {
     let lo = (s * opts.width).saturating_sub(opts.overlap);
@@ -177,9 +237,16 @@ pub fn stage_rows<'a>(rows: &'a [Row], opts: &TrainOptions, s: u32) -> Vec<&'a R
         .collect()
 }
 
-/// Fits every stage (on `threads` threads) and returns the weights.
-pub fn train(rows: &[Row], opts: &TrainOptions, threads: usize) -> PatternWeights {
-    let mut weights = PatternWeights::zero(opts.stages, opts.width).expect("valid stage layout");
+/// Fits every stage (on `threads` threads) and returns the weights of the
+/// patterns of `layout` (the rows' features are of `layout`).
+pub fn train(
+    layout: &Arc<Layout>,
+    rows: &[Row],
+    opts: &TrainOptions,
+    threads: usize,
+) -> PatternWeights {
+    let mut weights = PatternWeights::zero_with(layout.clone(), opts.stages, opts.width)
+        .expect("valid stage layout");
     let next = std::sync::atomic::AtomicU32::new(0);
     let results = std::sync::Mutex::new(Vec::new());
     std::thread::scope(|scope| {
@@ -190,7 +257,7 @@ pub fn train(rows: &[Row], opts: &TrainOptions, threads: usize) -> PatternWeight
                     break;
                 }
                 let stage = stage_rows(rows, opts, s);
-                let w = fit(&stage, opts.lambda, opts.iterations);
+                let w = fit(layout, &stage, opts.lambda, opts.iterations);
                 results.lock().expect("no poisoned lock").push((s, w));
             });
         }
@@ -232,14 +299,22 @@ mod tests {
         let games: Vec<GameRecord> = (0..30)
             .map(|i| play_game(&mut engine, &params, i))
             .collect();
-        let rows = rows_of(&games, 0.0);
+        for layout in [Layout::standard(), Layout::extended()] {
+            check_fit(&layout, &games);
+        }
+    }
+
+    /// Fits `games` with the patterns of `layout` and checks the fit.
+    fn check_fit(layout: &Arc<Layout>, games: &[GameRecord]) {
+        let rows = rows_of(layout, games, 0.0);
         let opts = TrainOptions {
             stages: 3,
             width: 20,
             iterations: 30,
             ..TrainOptions::default()
         };
-        let w = train(&rows, &opts, 2);
+        let w = train(layout, &rows, &opts, 2);
+        assert_eq!(w.layout().masks(), layout.masks());
         let all: Vec<&Row> = rows.iter().collect();
         // On its own training data the fit is far better than guessing 0.
         let fitted = mae(&all, |r| {

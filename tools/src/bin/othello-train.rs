@@ -5,6 +5,7 @@
 //!     --games data/games.bin [--games MORE.bin] \
 //!     --out weights/pattern.bin [--stages 12] [--width 5] [--lambda 4] \
 //!     [--iterations 120] [--mix 0] [--validation 20] [--threads N] [--max-games N]
+//!     [--patterns standard|extended]
 //! ```
 //!
 //! Every `validation`-th game is held out. Prints, per stage, the number of
@@ -16,12 +17,14 @@
 use clap::builder::NonEmptyStringValueParser;
 use clap::Parser;
 use othello::board::S8;
-use othello::eval::pattern::PatternWeights;
+use othello::eval::pattern::{Layout, PatternWeights};
 use othello::eval::{Evaluate, V1};
 use othello_tools::datagen::{read_games, GameRecord};
 use othello_tools::games::{read, TextGame};
 use othello_tools::label::parse_obf_line;
-use othello_tools::training::{mae, row, rows_of, stage_rows, text_rows, train, Row, TrainOptions};
+use othello_tools::training::{
+    mae, on_top_of, residual_rows, row, rows_of, stage_rows, text_rows, train, Row, TrainOptions,
+};
 use std::time::Instant;
 
 /// Trains the pattern evaluation on self-play games: holds out every
@@ -80,6 +83,17 @@ struct Cli {
     /// Use only the first N games of the files; all by default.
     #[arg(long, value_name = "N")]
     max_games: Option<usize>,
+    /// The pattern set of the weights: `standard` (the 11 patterns of the
+    /// built-in weights) or `extended` (those and 3 more 10-square corner
+    /// patterns: triangle, edge block, cross). The file records its set.
+    #[arg(long, value_name = "SET", default_value = "standard", value_parser = ["standard", "extended"])]
+    patterns: String,
+    /// Fit on top of these weights: their patterns must be the first of
+    /// --patterns (e.g. built-in-style weights under `extended`); only the
+    /// other patterns are fitted, to what these weights' evaluation leaves
+    /// over, and these weights' stages are used.
+    #[arg(long, value_name = "FILE")]
+    base: Option<String>,
 }
 
 fn all_cores() -> usize {
@@ -104,7 +118,7 @@ fn main() {
     let cli = Cli::parse();
     let (files, out, validation, threads) = (cli.files, cli.out, cli.validation, cli.threads);
     let max_games = cli.max_games.unwrap_or(usize::MAX);
-    let opts = TrainOptions {
+    let mut opts = TrainOptions {
         stages: cli.stages,
         width: cli.width,
         overlap: cli.overlap,
@@ -131,17 +145,21 @@ fn main() {
             train_games.push(g);
         }
     }
-    let mut train_rows = rows_of(&train_games, opts.mix);
+    let layout = match cli.patterns.as_str() {
+        "extended" => Layout::extended(),
+        _ => Layout::standard(),
+    };
+    let mut train_rows = rows_of(&layout, &train_games, opts.mix);
     // Validation labels are the game results, never mixed.
-    let mut valid_rows = rows_of(&valid_games, 0.0);
+    let mut valid_rows = rows_of(&layout, &valid_games, 0.0);
     for file in &cli.text {
         let games = read(file, |_| true).unwrap_or_else(|e| panic!("{e}"));
         eprintln!("{file}: {} games", games.len());
         let (valid, train): (Vec<_>, Vec<_>) =
             games.into_iter().partition(|(i, _)| i % validation == 0);
         let strip = |v: Vec<(usize, TextGame)>| v.into_iter().map(|(_, g)| g).collect::<Vec<_>>();
-        train_rows.extend(text_rows(&strip(train)));
-        valid_rows.extend(text_rows(&strip(valid)));
+        train_rows.extend(text_rows(&layout, &strip(train)));
+        valid_rows.extend(text_rows(&layout, &strip(valid)));
     }
     for file in &cli.labelled {
         let text = std::fs::read_to_string(file).unwrap_or_else(|e| panic!("{file}: {e}"));
@@ -149,7 +167,7 @@ fn main() {
         for (i, line) in text.lines().enumerate() {
             match parse_obf_line(line) {
                 Ok(Some((at, Some((_, score))))) => {
-                    train_rows.push(row(at.pos, score as f32, false))
+                    train_rows.push(row(&layout, at.pos, score as f32, false))
                 }
                 Ok(_) => {}
                 Err(e) => panic!("{file}:{}: {e}", i + 1),
@@ -167,8 +185,24 @@ fn main() {
         valid_rows.len(),
         start.elapsed().as_secs_f64()
     );
+    let base = cli.base.as_ref().map(|file| {
+        let w = PatternWeights::load(std::path::Path::new(file)).unwrap_or_else(|e| panic!("{e}"));
+        assert!(
+            layout.masks().len() > w.layout().masks().len()
+                && layout.masks().starts_with(w.layout().masks()),
+            "{file}: its patterns must be the first of --patterns {}, which must have more",
+            cli.patterns
+        );
+        (opts.stages, opts.width) = (w.stages(), w.width());
+        residual_rows(&w, &layout, &mut train_rows);
+        eprintln!("{file}: fitting on top of its weights");
+        w
+    });
     eprintln!("{opts:?}, {threads} threads");
-    let weights = train(&train_rows, &opts, threads);
+    let mut weights = train(&layout, &train_rows, &opts, threads);
+    if let Some(base) = &base {
+        weights = on_top_of(base, &weights);
+    }
     eprintln!("trained in {:.1} s", start.elapsed().as_secs_f64());
     std::fs::write(&out, weights.to_bytes()).unwrap_or_else(|e| panic!("{out}: {e}"));
     // Per stage, on the validation positions of that stage's own range.
