@@ -19,7 +19,8 @@
 //! score, by number of empties and in all, and the trained MAE's standard
 //! error (the positions are a sample: two weight sets whose MAEs differ by
 //! less than about two standard errors are not told apart by this file).
-//! `--compare FILE` also scores the weights of FILE on the same positions
+//! `--ply 1` scores a 1-ply search (the best of the moves' static values)
+//! instead of the static evaluation. `--compare FILE` also scores the weights of FILE on the same positions
 //! and prints the difference of the two MAEs with its own standard error,
 //! position by position, which tells much closer weight sets apart.
 
@@ -52,6 +53,11 @@ fn main() {
         }
     };
     let mut tally = Tally::default();
+    if let Some(i) = args.iter().position(|a| a == "--ply") {
+        let n = args.get(i + 1).and_then(|a| a.parse().ok());
+        tally.ply = n.filter(|&n| n <= 1).expect("--ply 0 or --ply 1");
+        args.drain(i..i + 2);
+    }
     if let Some(i) = args.iter().position(|a| a == "--compare") {
         let path = args.get(i + 1).cloned().expect("--compare FILE");
         args.drain(i..i + 2);
@@ -90,6 +96,9 @@ struct Tally {
     errors: Vec<f64>,
     other: Option<(String, Arc<PatternWeights>)>,
     other_errors: Vec<f64>,
+    /// 0: the static evaluation; 1: a 1-ply search (the best of the
+    /// moves' evaluations), as engines' figures are often given.
+    ply: u32,
 }
 
 impl Default for Tally {
@@ -99,8 +108,26 @@ impl Default for Tally {
             errors: Vec::new(),
             other: None,
             other_errors: Vec::new(),
+            ply: 0,
         }
     }
+}
+
+/// The value of `pos` for the side to move, in discs, by `eval`: static
+/// (`ply` 0) or the best of its moves' static values (`ply` 1; static
+/// when it has no move).
+fn value(eval: impl Fn(Position) -> i32, pos: Position, ply: u32) -> f64 {
+    let moves = pos.legal_moves();
+    let v = if ply == 0 || moves.is_zero() {
+        eval(pos)
+    } else {
+        moves
+            .squares()
+            .map(|sq| -eval(pos.play_with(sq, pos.flips(sq))))
+            .max()
+            .expect("a move")
+    };
+    v as f64 / 100.0
 }
 
 /// The mean of `xs` and its standard error (one standard deviation of
@@ -119,8 +146,10 @@ impl Tally {
     /// Adds `pos`, whose exact score is `score` discs.
     fn add(&mut self, trained: &PatternWeights, pos: Position, score: i32) {
         let score = score as f64;
-        let t = trained.evaluate(pos) as f64 / 100.0;
-        let v = Evaluate::<S8>::evaluate(&Evaluator::V1, pos.player, pos.opponent) as f64 / 100.0;
+        let ply = self.ply;
+        let t = value(|x| trained.evaluate(x), pos, ply);
+        let v1 = |x: Position| Evaluate::<S8>::evaluate(&Evaluator::V1, x.player, x.opponent);
+        let v = value(v1, pos, ply);
         let row = &mut self.rows[pos.empties().count() as usize];
         row.0 += 1;
         row.1 += (t - score).abs();
@@ -128,12 +157,17 @@ impl Tally {
         self.errors.push((t - score).abs());
         if let Some((_, w)) = &self.other {
             self.other_errors
-                .push((w.evaluate(pos) as f64 / 100.0 - score).abs());
+                .push((value(|x| w.evaluate(x), pos, ply) - score).abs());
         }
     }
 
     fn print(&self, source: &str, secs: f64) {
-        println!("empties  positions  trained MAE  v1 MAE   (discs, exact scores)");
+        let how = if self.ply == 0 {
+            "static"
+        } else {
+            "1-ply search"
+        };
+        println!("empties  positions  trained MAE  v1 MAE   (discs, exact scores, {how})");
         let (mut n, mut st, mut sv) = (0, 0.0, 0.0);
         for (e, &(k, t, v)) in self.rows.iter().enumerate() {
             if k > 0 {
