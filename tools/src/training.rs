@@ -302,6 +302,43 @@ mod tests {
         for layout in [Layout::standard(), Layout::extended()] {
             check_fit(&layout, &games);
         }
+        check_fit_on_top(&games);
+    }
+
+    /// A fit of the extra patterns on top of weights of the standard set:
+    /// every old weight is kept, and the sum fits its training data better
+    /// than the old weights alone.
+    fn check_fit_on_top(games: &[GameRecord]) {
+        let opts = TrainOptions {
+            stages: 3,
+            width: 20,
+            iterations: 30,
+            ..TrainOptions::default()
+        };
+        // Base weights fitted to half of the games.
+        let standard = Layout::standard();
+        let half = rows_of(&standard, &games[..15], 0.0);
+        let base = train(&standard, &half, &opts, 2);
+        let extended = Layout::extended();
+        let rows = rows_of(&extended, games, 0.0);
+        let mut residual = rows.clone();
+        residual_rows(&base, &extended, &mut residual);
+        assert!(residual.iter().all(|r| r.features.len() == 12));
+        let delta = train(&extended, &residual, &opts, 2);
+        let sum = on_top_of(&base, &delta);
+        assert_eq!(sum.layout().masks(), extended.masks());
+        for s in 0..3 {
+            let (b, w) = (base.stage(s), sum.stage(s));
+            for k in 0..standard.masks().len() {
+                let (from, to, n) = (standard.offsets[k], extended.offsets[k], standard.sizes[k]);
+                assert_eq!(b[from..from + n], w[to..to + n], "stage {s} pattern {k}");
+            }
+            assert_eq!(b[standard.mobility_offset..], w[extended.mobility_offset..]);
+        }
+        let all: Vec<&Row> = rows.iter().collect();
+        let before = mae(&all, |r| base.evaluate(r.pos));
+        let after = mae(&all, |r| sum.evaluate(r.pos));
+        assert!(after < before, "on top {after} vs base {before}");
     }
 
     /// Fits `games` with the patterns of `layout` and checks the fit.
