@@ -20,9 +20,10 @@
 //! error (the positions are a sample: two weight sets whose MAEs differ by
 //! less than about two standard errors are not told apart by this file).
 //! `--ply 1` scores a 1-ply search (the best of the moves' static values)
-//! instead of the static evaluation. `--compare FILE` also scores the weights of FILE on the same positions
-//! and prints the difference of the two MAEs with its own standard error,
-//! position by position, which tells much closer weight sets apart.
+//! instead of the static evaluation. `--compare FILE` also scores the
+//! weights of FILE on the same positions and prints the difference of the
+//! two MAEs with its own standard error, position by position, which tells
+//! much closer weight sets apart.
 
 use othello::board::{Bits, S8};
 use othello::engine::{Engine, Limits};

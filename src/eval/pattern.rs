@@ -335,9 +335,10 @@ impl Layout {
         let mut sizes = Vec::new();
         let mut at = 0;
         for &m in masks {
+            let size = 3usize.pow(m.count_ones());
             offsets.push(at);
-            sizes.push(3usize.pow(m.count_ones()));
-            at += 3usize.pow(m.count_ones());
+            sizes.push(size);
+            at += size;
         }
         let mut instances = Vec::new();
         for (k, &m) in masks.iter().enumerate() {
