@@ -39,14 +39,6 @@ pub const INF: i32 = 300;
 /// Weight of the ordering search's value (centi-discs) against mobility
 /// (256 a move). Measured on FFO 40-49: 1 searches 5% fewer nodes than 2.
 const EVAL_ORDER_WEIGHT: i32 = 1;
-/// Weights of the moved-to square's value (corners best, X-squares worst:
-/// [`Geometry::square_value`]) and of the number of discs the move flips
-/// (fewer first: a quiet move gives the opponent fewer new lines), against
-/// mobility (256 a reply). Measured in nodes, 8 and 8 against 0 and 0:
-/// 120 WTHOR positions of 20-24 empties -4.7%, fforum-20-39 -4.7%, FFO 45-49
-/// -7.3%; 6 positions of random games +3%.
-const SQUARE_ORDER_WEIGHT: i32 = 8;
-const FLIP_ORDER_WEIGHT: i32 = 8;
 
 /// The exact score with one empty square `x` left, by counting flips
 /// (without making them: [`Geometry::count_last_flips`]).
@@ -666,8 +658,9 @@ impl<E> Solver<'_, '_, E> {
     }
 
     /// Orders the moves of `list`: the hash move first, then fewest
-    /// opponent replies (corners counted double), odd-quadrant moves, good
-    /// squares and few flips slightly preferred, fewest potential replies;
+    /// opponent replies (corners counted double), odd-quadrant moves (and on
+    /// some sizes good squares and few flips) slightly preferred, fewest
+    /// potential replies;
     /// with many empties, also the value of a shallow midgame search of
     /// each reply.
     #[inline(always)]
@@ -697,8 +690,8 @@ impl<E> Solver<'_, '_, E> {
                 let potential = (G::neighbours(co) & !(cp | co) & G::ALL).count() as i32;
                 let mut key = ((replies.count() + corners.count()) as i32) * 256 + potential
                     - if odd.has(x) { 128 } else { 0 }
-                    - SQUARE_ORDER_WEIGHT * G::square_value(x)
-                    + FLIP_ORDER_WEIGHT * f.count() as i32;
+                    - G::ORDER_SQUARE_WEIGHT * G::square_value(x)
+                    + G::ORDER_FLIP_WEIGHT * f.count() as i32;
                 if let Some(d) = search_depth {
                     let mut searcher = Searcher {
                         table: self.table,
