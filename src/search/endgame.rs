@@ -659,10 +659,9 @@ impl<E> Solver<'_, '_, E> {
 
     /// Orders the moves of `list`: the hash move first, then fewest
     /// opponent replies (corners counted double), odd-quadrant moves (and on
-    /// some sizes good squares and few flips) slightly preferred, fewest
-    /// potential replies;
-    /// with many empties, also the value of a shallow midgame search of
-    /// each reply.
+    /// some sizes good squares and few flips: [`Geometry`]'s order weights)
+    /// slightly preferred, fewest potential replies; with many empties, also
+    /// the value of a shallow midgame search of each reply.
     #[inline(always)]
     fn order_moves<G: Geometry, I: Isa>(
         &mut self,
