@@ -47,8 +47,9 @@
 //!   file's pattern set (see [`Layout::new`] for what it may hold);
 //! - the sizes of the mobility and bias tables (u32 each);
 //! - payload length in bytes (u32) and the payload: for each stage, each
-//!   weight of the set's [`Layout`] in order whose configuration is canonical (the
-//!   smallest index among those a pattern symmetry maps it to), as i16;
+//!   weight of the set's [`Layout`] in order whose configuration is
+//!   canonical (the smallest index among those a pattern symmetry maps it
+//!   to), as i16;
 //!   a run of `n` zero weights is written as -32768 followed by `n` (u16);
 //! - an FNV-1a 64 checksum (u64) of every byte before it.
 
@@ -305,6 +306,16 @@ pub struct Layout {
     pub canonical: Vec<u32>,
 }
 
+/// A set has 1 to [`MAX_PATTERNS`] patterns.
+fn check_pattern_count(count: usize) -> Result<(), Error> {
+    if count == 0 || count > MAX_PATTERNS {
+        return Err(bad(format!(
+            "{count} patterns: a set has 1 to {MAX_PATTERNS}"
+        )));
+    }
+    Ok(())
+}
+
 /// The layout of [`PATTERNS`], the set of the built-in weights.
 static STANDARD: Lazy<Arc<Layout>> =
     Lazy::new(|| Arc::new(Layout::new(&PATTERNS.map(|p| p.mask)).expect("a valid pattern set")));
@@ -314,12 +325,7 @@ impl Layout {
     /// 1 to [`MAX_PATTERNS`] distinct masks of 1 to [`MAX_PATTERN_SQUARES`]
     /// squares each.
     pub fn new(masks: &[u64]) -> Result<Layout, Error> {
-        if masks.is_empty() || masks.len() > MAX_PATTERNS {
-            return Err(bad(format!(
-                "{} patterns: a set has 1 to {MAX_PATTERNS}",
-                masks.len()
-            )));
-        }
+        check_pattern_count(masks.len())?;
         for (k, &m) in masks.iter().enumerate() {
             if m == 0 || m.count_ones() > MAX_PATTERN_SQUARES {
                 return Err(bad(format!(
@@ -669,11 +675,8 @@ impl PatternWeights {
         let stages = u32_of(take(4, "stage count")?);
         let width = u32_of(take(4, "stage width")?);
         let count = u32_of(take(4, "pattern count")?) as usize;
-        if count == 0 || count > MAX_PATTERNS {
-            return Err(bad(format!(
-                "{count} patterns: a set has 1 to {MAX_PATTERNS}"
-            )));
-        }
+        // Checked before the masks are read: the count sizes that read.
+        check_pattern_count(count)?;
         let mut masks = Vec::with_capacity(count);
         for _ in 0..count {
             masks.push(u64::from_le_bytes(

@@ -11,7 +11,7 @@
 
 use crate::datagen::{GameRecord, PlyKind};
 use othello::board::{Bits, S8};
-use othello::eval::pattern::{Layout, PatternWeights, MOBILITY_MAX};
+use othello::eval::pattern::{Layout, PatternWeights};
 use othello::Position;
 use std::sync::Arc;
 
@@ -212,13 +212,13 @@ pub fn on_top_of(base: &PatternWeights, delta: &PatternWeights) -> PatternWeight
         for k in 0..old.masks().len() {
             copy(old.offsets[k], new.offsets[k], old.sizes[k]);
         }
-        copy(old.mobility_offset, new.mobility_offset, MOBILITY_MAX + 1);
+        // The mobility and bias tables follow the patterns' in every
+        // layout, in the same order and sizes.
         copy(
-            old.opponent_mobility_offset,
-            new.opponent_mobility_offset,
-            MOBILITY_MAX + 1,
+            old.mobility_offset,
+            new.mobility_offset,
+            old.len - old.mobility_offset,
         );
-        copy(old.bias_offset, new.bias_offset, new.len - new.bias_offset);
         out.set_stage(s, &values);
     }
     out
