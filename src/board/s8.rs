@@ -229,7 +229,7 @@ static LINE_FLIPS: [[u8; 256]; 8] = {
 /// `sq` is gathered into a byte of the mover's discs (a shift for the
 /// row; multiplications for the column and the diagonals, which move
 /// each square to a bit of its own without carries) and looked up in
-/// [`LINE_FLIPS`]. Cheaper than the flips themselves, at the most
+/// `LINE_FLIPS`. Cheaper than the flips themselves, at the most
 /// numerous nodes.
 #[inline(always)]
 pub fn count_last_flips(p: u64, sq: u32) -> u32 {
@@ -302,7 +302,7 @@ pub fn stable_discs(p: u64, o: u64) -> u64 {
 }
 
 /// [`Geometry::stable_at_least`] on 8x8: the stable discs are the least
-/// set `s` with `s = round(s)` (one round of [`FullLines::fill`]), so they
+/// set `s` with `s = round(s)` (one round of `FullLines::fill`), so they
 /// lie within `round(p)`: when that holds fewer than `needed`, so do they.
 pub fn stable_discs_at_least(p: u64, o: u64, needed: u32) -> Option<u64> {
     let full = FullLines::of(p | o);

@@ -278,7 +278,7 @@ fn read_mask(mask: u64, s: usize) -> u64 {
 }
 
 /// Most squares in one pattern (a configuration is read through
-/// [`BASE3`]'s 10 bits).
+/// `BASE3`'s 10 bits).
 pub const MAX_PATTERN_SQUARES: u32 = 10;
 /// Most patterns in one set.
 pub const MAX_PATTERNS: usize = 32;

@@ -774,7 +774,7 @@ impl<B: Bits> MoveList<B> {
         self.as_slice()[i]
     }
 
-    /// The moves: those taken by [`MoveList::select`] first, in the order
+    /// The moves: those taken by `MoveList::select` first, in the order
     /// taken, then the rest (in the order of `push` until the first select,
     /// its swaps leave them in no set order).
     #[inline(always)]
