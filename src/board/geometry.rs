@@ -47,9 +47,11 @@ pub trait Geometry: Copy + Clone + Default + Eq + Hash + Debug + Send + Sync + '
     /// the table is probed for every child first (enhanced transposition
     /// cutoff).
     const ETC_EMPTIES: u32 = 10;
-    /// `EVAL_ORDER[d]`: from this many empties on, the solver orders moves
-    /// with a midgame search of depth `d` (0 = the evaluation alone).
-    const EVAL_ORDER: &'static [u32] = &[12, 18, 22, 26];
+    /// `EVAL_ORDER[d] = (e, w)`: from `e` empties on, the solver orders
+    /// moves with a midgame search of depth `d` (0 = the evaluation alone),
+    /// whose value (centi-discs) counts `w` times against mobility (256 a
+    /// reply).
+    const EVAL_ORDER: &'static [(u32, i32)] = &[(12, 1), (18, 1), (22, 1), (26, 1)];
     /// From this many empties on, symmetric moves of a symmetric position
     /// are solved once.
     const SYMMETRY_EMPTIES: u32 = 20;

@@ -16,8 +16,11 @@ impl Geometry for S8 {
 
     // Measured on FFO 40-49 (node counts): the evaluation from 14 empties,
     // 1- and 2-ply searches from 18 and 22 order for 941 M nodes, the
-    // generic [12, 18, 22, 26] for 950 M.
-    const EVAL_ORDER: &'static [u32] = &[14, 18, 22];
+    // generic depths for 950 M. The 2-ply value at weight 2 (not 1):
+    // FFO 40-49 730.3 M to 695.8 M, FFO #50-52 and #56 -10.3%, 125 WTHOR
+    // positions of 20-24 empties -1.0%, 20 random-game ones of 22 +0.1%.
+    // Weight 3 there, or 2 for the 1-ply value too, were worse overall.
+    const EVAL_ORDER: &'static [(u32, i32)] = &[(14, 1), (18, 1), (22, 2)];
     // Symmetric positions do not occur in 8x8 endgames worth the test.
     const SYMMETRY_EMPTIES: u32 = u32::MAX;
     // Measured in nodes, 8 and 8 against none: FFO 40-49 779.8 M to
