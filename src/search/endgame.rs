@@ -674,7 +674,11 @@ impl<E> Solver<'_, '_, E> {
         let empties = !(p | o) & G::ALL;
         let n = empties.count();
         let odd = G::odd_quadrant_empties(empties);
-        let search_depth = G::EVAL_ORDER.iter().rposition(|&(e, _)| n >= e);
+        // The ordering search's depth and weight at this many empties, if any.
+        let search = G::EVAL_ORDER
+            .iter()
+            .rposition(|&(e, _)| n >= e)
+            .map(|d| (d as u32, G::EVAL_ORDER[d].1));
         for i in 0..list.len {
             let (x, f) = list.as_slice()[i];
             let (cp, co) = (o ^ f, p ^ f ^ G::B::bit(x));
@@ -688,7 +692,7 @@ impl<E> Solver<'_, '_, E> {
                     - if odd.has(x) { 128 } else { 0 }
                     - G::ORDER_SQUARE_WEIGHT * G::square_value(x)
                     + G::ORDER_FLIP_WEIGHT * f.count() as i32;
-                if let Some(d) = search_depth {
+                if let Some((depth, weight)) = search {
                     let mut searcher = Searcher {
                         table: self.table,
                         budget: self.budget,
@@ -700,9 +704,7 @@ impl<E> Solver<'_, '_, E> {
                     };
                     let inf = super::midgame::INF;
                     // The reply's value is the opponent's: higher is worse for us.
-                    let weight = G::EVAL_ORDER[d].1;
-                    key +=
-                        weight * searcher.pvs(Position::<G>::new(cp, co), d as u32, -inf, inf)?;
+                    key += weight * searcher.pvs(Position::<G>::new(cp, co), depth, -inf, inf)?;
                 }
                 key
             };
