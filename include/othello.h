@@ -47,9 +47,9 @@
 #include <stdint.h>
 
 #define OTHELLO_VERSION_MAJOR 0
-#define OTHELLO_VERSION_MINOR 3
+#define OTHELLO_VERSION_MINOR 4
 #define OTHELLO_VERSION_PATCH 0
-#define OTHELLO_VERSION_STRING "0.3.0"
+#define OTHELLO_VERSION_STRING "0.4.0"
 
 /**
  * The smallest board side: othello_board_new_sized(OTHELLO_SIZE_MIN) is 4x4.
@@ -390,8 +390,11 @@ typedef struct othello_search_limits {
    */
   uint64_t node_limit;
   /**
-   * Stop after about this many milliseconds; 0 = no limit; negative is
-   * invalid.
+   * Think at most this many milliseconds on the move; 0 = no limit;
+   * negative is invalid. A timed search deepens, and solves, only as far
+   * as the time allows, and returns within it: `level` then caps the
+   * effort (60: as much as the time allows). Fixed levels without a time
+   * limit or a clock search reproducibly, whatever the machine's speed.
    */
   int64_t time_limit_ms;
   /**
@@ -446,6 +449,20 @@ typedef struct othello_search_limits {
    * progress callback is still called on the calling thread only.
    */
   int threads;
+  /**
+   * The side to move's game clock: its time left for the rest of the
+   * game in milliseconds, or -1 (the default) for no clock. The search
+   * takes a share of it fitting the moves left (more on a move whose best
+   * move changes as it deepens), never more than half of it, and, with
+   * `time_limit_ms` too, never more than that. `level` caps the effort
+   * as with `time_limit_ms`. Since 0.4.
+   */
+  int64_t clock_remaining_ms;
+  /**
+   * What each move adds to the clock once made, in milliseconds (0, the
+   * default: nothing; negative is invalid). Since 0.4.
+   */
+  int64_t clock_increment_ms;
 } othello_search_limits;
 
 /**

@@ -210,6 +210,86 @@ fn time_and_node_limits_are_honoured() {
     assert!(r.stopped && r.nodes <= 100_000 + 5000, "{} nodes", r.nodes);
 }
 
+/// The slack a returned search may take past its time on a loaded machine
+/// (the tests run in parallel on two cores): the search itself stops a few
+/// milliseconds before its limit.
+const SCHEDULING_SLACK: Duration = Duration::from_millis(40);
+
+#[test]
+fn a_timed_search_returns_within_its_limit() {
+    let stop = AtomicBool::new(false);
+    let mut engine = Engine::new(16);
+    let mut rng = Rng::new(5);
+    let limit = Duration::from_millis(250);
+    for empties in [40, 24, 12] {
+        for _ in 0..2 {
+            let pos = random_position(&mut rng, 60 - empties);
+            // Level 60: solve at any empties if the time allows.
+            let mut limits = Limits::level(60).unwrap();
+            limits.book = false;
+            limits.time = Some(limit);
+            let start = Instant::now();
+            let r = engine.search(pos, &limits, &stop, &mut |_| {}).unwrap();
+            let took = start.elapsed();
+            assert!(
+                took <= limit + SCHEDULING_SLACK,
+                "{empties} empties: {took:?}"
+            );
+            assert!(pos.legal_moves().has(r.best.unwrap()));
+            // A move has been thought about, not just the first legal one.
+            assert!(r.depth >= 1, "{empties} empties: depth {}", r.depth);
+            if empties == 12 {
+                // A 12-empties solve takes milliseconds: it fits.
+                assert!(r.exact && !r.stopped, "{empties} empties: {r:?}");
+            }
+        }
+    }
+}
+
+#[test]
+fn a_game_clock_of_a_few_seconds_lasts_the_whole_game() {
+    use othello::engine::Clock;
+    let stop = AtomicBool::new(false);
+    let mut engines = [Engine::new(16), Engine::new(16)];
+    // Black's clock, white's.
+    let mut left = [Duration::from_secs(3); 2];
+    let mut pos = Position::start();
+    let mut side = 0;
+    let mut moves = 0;
+    while !pos.is_game_over() {
+        if pos.legal_moves().is_zero() {
+            pos = pos.pass();
+            side ^= 1;
+            continue;
+        }
+        let mut limits = Limits::level(60).unwrap();
+        limits.book = false;
+        limits.clock = Some(Clock {
+            remaining: left[side],
+            increment: Duration::ZERO,
+        });
+        let start = Instant::now();
+        let r = engines[side]
+            .search(pos, &limits, &stop, &mut |_| {})
+            .unwrap();
+        let took = start.elapsed();
+        assert!(
+            took < left[side],
+            "move {moves}: took {took:?} with {:?} left",
+            left[side]
+        );
+        left[side] -= took;
+        pos = pos.play(r.best.unwrap()).unwrap();
+        side ^= 1;
+        moves += 1;
+    }
+    assert!(moves >= 50, "{moves} moves");
+    // The clock was used, not hoarded: each side spent a good part of it.
+    for l in left {
+        assert!(l < Duration::from_millis(2500), "{l:?} left");
+    }
+}
+
 #[test]
 fn engine_beats_classic_lookahead() {
     // Engine level 4 against the 1986 program's lookahead 4, both colours,

@@ -5,8 +5,8 @@ use super::{
     boundary, boundary_status, check_room, othello_status, try_mut, try_ref, write_list, Failure,
 };
 use crate::engine::{
-    in_range, Engine, Limits, Progress, SearchResult, Strategy, CLASSIC_DEPTHS, LEVELS, MAX_LEVEL,
-    RANDOMNESS, SELECTIVITIES, THREADS,
+    in_range, Clock, Engine, Limits, Progress, SearchResult, Strategy, CLASSIC_DEPTHS, LEVELS,
+    MAX_LEVEL, RANDOMNESS, SELECTIVITIES, THREADS,
 };
 use crate::eval::discs;
 use crate::search::probcut::EXACT_SELECTIVITY;
@@ -85,8 +85,11 @@ pub struct othello_search_limits {
     pub wld_empties: c_int,
     /// Stop after about this many nodes; 0 = no limit.
     pub node_limit: u64,
-    /// Stop after about this many milliseconds; 0 = no limit; negative is
-    /// invalid.
+    /// Think at most this many milliseconds on the move; 0 = no limit;
+    /// negative is invalid. A timed search deepens, and solves, only as far
+    /// as the time allows, and returns within it: `level` then caps the
+    /// effort (60: as much as the time allows). Fixed levels without a time
+    /// limit or a clock search reproducibly, whatever the machine's speed.
     pub time_limit_ms: i64,
     /// Who chooses the move; default OTHELLO_STRATEGY_ENGINE.
     pub strategy: othello_strategy_arg,
@@ -122,6 +125,16 @@ pub struct othello_search_limits {
     /// threads') may differ from run to run. 0: one thread per core. The
     /// progress callback is still called on the calling thread only.
     pub threads: c_int,
+    /// The side to move's game clock: its time left for the rest of the
+    /// game in milliseconds, or -1 (the default) for no clock. The search
+    /// takes a share of it fitting the moves left (more on a move whose best
+    /// move changes as it deepens), never more than half of it, and, with
+    /// `time_limit_ms` too, never more than that. `level` caps the effort
+    /// as with `time_limit_ms`. Since 0.4.
+    pub clock_remaining_ms: i64,
+    /// What each move adds to the clock once made, in milliseconds (0, the
+    /// default: nothing; negative is invalid). Since 0.4.
+    pub clock_increment_ms: i64,
 }
 
 /// The outcome of a search.
@@ -339,6 +352,8 @@ fn default_limits() -> othello_search_limits {
         selectivity: -1,
         book: -1,
         threads: 1,
+        clock_remaining_ms: -1,
+        clock_increment_ms: 0,
     }
 }
 
@@ -365,10 +380,13 @@ fn ends_on_a_field(size: usize) -> bool {
         (offset_of!(L, selectivity), size_of::<c_int>()),
         (offset_of!(L, book), size_of::<c_int>()),
         (offset_of!(L, threads), size_of::<c_int>()),
+        (offset_of!(L, clock_remaining_ms), size_of::<i64>()),
+        (offset_of!(L, clock_increment_ms), size_of::<i64>()),
     ];
     // A field added to the struct must be added to the list above.
     const _: () = assert!(
-        size_of::<L>() - (offset_of!(L, threads) + size_of::<c_int>()) < std::mem::align_of::<L>(),
+        size_of::<L>() - (offset_of!(L, clock_increment_ms) + size_of::<i64>())
+            < std::mem::align_of::<L>(),
         "ends_on_a_field() must list every field of othello_search_limits"
     );
     fields
@@ -410,6 +428,27 @@ unsafe fn read_limits(lim: *const othello_search_limits) -> Result<othello_searc
     );
     out.struct_size = full;
     Ok(out)
+}
+
+/// The clock fields as the engine's clock (-1 time left: none).
+fn convert_clock(remaining_ms: i64, increment_ms: i64) -> Result<Option<Clock>, Failure> {
+    if increment_ms < 0 {
+        return Err(Failure::new(
+            OTHELLO_STATUS_INVALID_ARGUMENT,
+            format!("limits.clock_increment_ms {increment_ms} is negative"),
+        ));
+    }
+    match remaining_ms {
+        -1 => Ok(None),
+        r if r < 0 => Err(Failure::new(
+            OTHELLO_STATUS_INVALID_ARGUMENT,
+            format!("limits.clock_remaining_ms {r} is negative (-1: no clock)"),
+        )),
+        r => Ok(Some(Clock {
+            remaining: Duration::from_millis(r as u64),
+            increment: Duration::from_millis(increment_ms as u64),
+        })),
+    }
 }
 
 /// The caller's limits as the engine's: each field range-checked with the
@@ -455,6 +494,7 @@ fn convert_limits(l: &othello_search_limits) -> Result<Limits, Failure> {
     };
     limits.node_limit = l.node_limit;
     limits.time = (l.time_limit_ms > 0).then(|| Duration::from_millis(l.time_limit_ms as u64));
+    limits.clock = convert_clock(l.clock_remaining_ms, l.clock_increment_ms)?;
     limits.randomness = in_range("limits.randomness", l.randomness.into(), RANDOMNESS)?;
     limits.seed = l.seed;
     if l.selectivity != -1 {

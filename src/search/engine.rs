@@ -1,22 +1,17 @@
-//! The engine: what a caller asks for (limits, levels, strategies) turned
-//! into a search, with iterative deepening, aspiration windows, the exact
-//! solver near the end, optional randomness, and the classic 1986 players.
-//! One engine serves every board size (its table is cleared when the size
-//! changes); levels mean the same search effort on every size.
-//!
-//! | level | midgame depth | exact solve at empties <= | win/loss/draw at empties <= |
-//! |-------|---------------|---------------------------|-----------------------------|
-//! | 0     | 1             | 0                         | 0                           |
-//! | 1-10  | L             | 2L                        | 2L + 2                      |
-//! | 11-60 | L             | min(20 + (L - 10) / 2, 60)| exact + 2 (at most 60)      |
-//!
-//! Levels mean search effort only; strength also depends on the evaluation.
+//! The engine: what a caller asks for ([`Limits`]: levels, strategies,
+//! time) turned into a search, with iterative deepening, aspiration
+//! windows, the exact solver near the end, optional randomness, and the
+//! classic 1986 players. One engine serves every board size (its table is
+//! cleared when the size changes); levels mean the same search effort on
+//! every size (see [`crate::search::limits`]).
 
 use super::endgame::Solver;
+pub use super::limits::*;
 use super::midgame::{Searcher, DEFER_DEPTH, INF};
-use super::parallel::{resolve_threads, Busy, Deferral, Team, MAX_THREADS};
-use super::probcut::{self, EXACT_SELECTIVITY};
+use super::parallel::{resolve_threads, Busy, Deferral, Team};
+use super::probcut;
 use super::table::{bounds, key, Table, NO_MOVE};
+use super::timing::Plan;
 use super::{Abort, Budget};
 use crate::board::position::distinct_moves;
 use crate::board::{Bits, Geometry, Position};
@@ -25,154 +20,8 @@ use crate::classic;
 use crate::error::Error;
 use crate::eval::{Evaluate, Evaluator, SCALE};
 use crate::rng::Rng;
-use std::ops::RangeInclusive;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
-
-/// The highest level.
-pub const MAX_LEVEL: u32 = 60;
-
-/// `value` of the limit `name` if it lies in `range`, else
-/// InvalidArgument naming the limit: the one range check of every limit,
-/// for the engine and for the C API's conversion of its integers.
-pub fn in_range(name: &str, value: i64, range: RangeInclusive<u32>) -> Result<u32, Error> {
-    u32::try_from(value)
-        .ok()
-        .filter(|v| range.contains(v))
-        .ok_or_else(|| {
-            Error::InvalidArgument(format!(
-                "{name} {value} is outside {}..{}",
-                range.start(),
-                range.end()
-            ))
-        })
-}
-
-/// Levels.
-pub const LEVELS: RangeInclusive<u32> = 0..=MAX_LEVEL;
-/// Midgame depths a search may be given.
-pub const DEPTHS: RangeInclusive<u32> = 1..=60;
-/// Empties below which a search may be told to solve.
-pub const EMPTIES: RangeInclusive<u32> = 0..=60;
-/// Selectivity settings (see [`probcut`]).
-pub const SELECTIVITIES: RangeInclusive<u32> = 0..=EXACT_SELECTIVITY;
-/// The selectivity of the levels' midgame searches.
-pub const LEVEL_SELECTIVITY: u32 = 4;
-/// Randomness, in discs.
-pub const RANDOMNESS: RangeInclusive<u32> = 0..=64;
-/// Threads of a search (0: one per core).
-pub const THREADS: RangeInclusive<u32> = 0..=MAX_THREADS;
-/// The lowest level that plays from the opening book.
-pub const BOOK_MIN_LEVEL: u32 = 1;
-/// The lookahead of the classic strategy (the original's skill levels).
-pub const CLASSIC_DEPTHS: RangeInclusive<u32> = 0..=9;
-
-/// Who chooses the move.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum Strategy {
-    /// The alpha-beta engine with the exact solver.
-    Engine,
-    /// The 1986 program's lookahead of the given depth (its skill level).
-    Classic(u32),
-    /// The 1986 program's discs-plus-square-bonus rule.
-    Corners,
-    /// The most discs flipped.
-    Greedy,
-    /// A uniformly random legal move.
-    Random,
-}
-
-/// What a search may do.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub struct Limits {
-    /// Midgame search depth in plies (at least 1).
-    pub depth: u32,
-    /// Solve exactly when this many empties or fewer remain.
-    pub exact_empties: u32,
-    /// Solve for win/loss/draw when this many empties or fewer remain.
-    pub wld_empties: u32,
-    /// Stop after about this many nodes (0: no limit).
-    pub node_limit: u64,
-    /// Stop after about this long (None: no limit).
-    pub time: Option<Duration>,
-    pub strategy: Strategy,
-    /// Engine: pick uniformly among moves scoring within this many discs of
-    /// the best (0: always the best). Classic players: > 0 breaks ties at
-    /// random instead of by the original's scan order.
-    pub randomness: u32,
-    /// Seed of every random choice: same position + limits + seed = same
-    /// move, from a fresh or cleared engine (a table kept from earlier
-    /// searches can refine midgame scores; exact scores never change).
-    pub seed: u64,
-    /// How selective the midgame search is: Multi-ProbCut's confidence
-    /// setting in [`SELECTIVITIES`], from 0 (73%, the most cuts) to
-    /// [`EXACT_SELECTIVITY`] (100%: none; the search is exact to its depth).
-    /// Solving is never selective.
-    pub selectivity: u32,
-    /// Engine strategy on 8x8: play from the engine's opening book when the
-    /// position is in it (a move within `randomness` discs of the book's
-    /// best, chosen with `seed`), without searching. Levels from
-    /// [`BOOK_MIN_LEVEL`] set it; explicit limits do not.
-    pub book: bool,
-    /// Threads of the search: 1 (the default) searches on the caller's
-    /// thread alone and is reproducible; more add helper threads sharing the
-    /// table (see [`crate::search::parallel`]), which find exact scores as
-    /// exactly but may return another of equal moves, other midgame scores
-    /// and node counts from run to run. 0: one per core.
-    pub threads: u32,
-}
-
-impl Limits {
-    /// The limits of a level 0..=60 (see the module's table).
-    pub fn level(level: u32) -> Result<Limits, Error> {
-        let level = in_range("level", level.into(), LEVELS)?;
-        let (depth, exact) = match level {
-            0 => (1, 0),
-            1..=10 => (level, 2 * level),
-            _ => (level, (20 + (level - 10) / 2).min(60)),
-        };
-        let wld = if exact == 0 { 0 } else { (exact + 2).min(60) };
-        Ok(Limits {
-            depth,
-            exact_empties: exact,
-            wld_empties: wld,
-            node_limit: 0,
-            time: None,
-            strategy: Strategy::Engine,
-            randomness: 0,
-            seed: 0,
-            selectivity: LEVEL_SELECTIVITY,
-            book: level >= BOOK_MIN_LEVEL,
-            threads: 1,
-        })
-    }
-
-    /// The limits of an explicit midgame depth and solving empties (the
-    /// rest as level 0, with no selectivity), each range-checked.
-    pub fn explicit(depth: i64, exact_empties: i64, wld_empties: i64) -> Result<Limits, Error> {
-        let mut limits = Limits::level(0)?;
-        limits.depth = in_range("limits.depth", depth, DEPTHS)?;
-        limits.exact_empties = in_range("limits.exact_empties", exact_empties, EMPTIES)?;
-        limits.wld_empties = in_range("limits.wld_empties", wld_empties, EMPTIES)?;
-        limits.selectivity = EXACT_SELECTIVITY;
-        limits.book = false;
-        Ok(limits)
-    }
-
-    /// Checks every field against its range.
-    pub fn validate(&self) -> Result<(), Error> {
-        in_range("limits.depth", self.depth.into(), DEPTHS)?;
-        in_range("limits.exact_empties", self.exact_empties.into(), EMPTIES)?;
-        in_range("limits.wld_empties", self.wld_empties.into(), EMPTIES)?;
-        in_range("limits.randomness", self.randomness.into(), RANDOMNESS)?;
-        in_range("limits.selectivity", self.selectivity.into(), SELECTIVITIES)?;
-        in_range("limits.threads", self.threads.into(), THREADS)?;
-        if let Strategy::Classic(n) = self.strategy {
-            in_range("limits.classic_depth", n.into(), CLASSIC_DEPTHS)?;
-        }
-        Ok(())
-    }
-}
 
 /// Reported after each completed iteration (squares are `row * N + col`).
 #[derive(Clone, Debug)]
@@ -386,9 +235,18 @@ impl Engine {
         }
         self.prepare::<G>();
         self.cut = probcut::SELECTIVITY_T[limits.selectivity as usize];
-        let mut budget = budget(stop, limits, start);
-        let mut result =
-            self.run_threads(pos, moves, limits, &mut budget, start, progress, &mut rng);
+        let plan = Plan::new(limits, pos.empties().count(), start);
+        let mut budget = budget(stop, limits, plan.as_ref().map(Plan::deadline));
+        let mut result = self.run_threads(
+            pos,
+            moves,
+            limits,
+            plan,
+            &mut budget,
+            start,
+            progress,
+            &mut rng,
+        );
         result.nodes = budget.nodes;
         result.stopped = budget.stopped;
         result.elapsed = start.elapsed();
@@ -445,6 +303,7 @@ impl Engine {
         pos: Position<G>,
         moves: G::B,
         limits: &Limits,
+        plan: Option<Plan>,
         budget: &mut Budget,
         start: Instant,
         progress: &mut dyn FnMut(&Progress),
@@ -452,7 +311,7 @@ impl Engine {
     ) -> SearchResult {
         let threads = resolve_threads(limits.threads);
         if threads <= 1 {
-            return self.run(pos, moves, limits, budget, start, progress, rng, None);
+            return self.run(pos, moves, limits, plan, budget, start, progress, rng, None);
         }
         let team = Team::default();
         let busy = Busy::default();
@@ -461,6 +320,7 @@ impl Engine {
                 .map(|i| {
                     let mut own = budget.for_team(&team);
                     let busy = &busy;
+                    let plan = plan.clone();
                     s.spawn(move || {
                         let mut rng = Rng::new(limits.seed ^ u64::from(i));
                         let mut quiet = |_: &Progress| {};
@@ -468,6 +328,7 @@ impl Engine {
                             pos,
                             moves,
                             limits,
+                            plan,
                             &mut own,
                             start,
                             &mut quiet,
@@ -483,6 +344,7 @@ impl Engine {
                 pos,
                 moves,
                 limits,
+                plan,
                 &mut own,
                 start,
                 progress,
@@ -507,6 +369,7 @@ impl Engine {
         pos: Position<G>,
         moves: G::B,
         limits: &Limits,
+        mut plan: Option<Plan>,
         budget: &mut Budget,
         start: Instant,
         progress: &mut dyn FnMut(&Progress),
@@ -529,28 +392,66 @@ impl Engine {
             pv: vec![root[0].0],
             ..SearchResult::default()
         };
-        let solving = empties <= limits.exact_empties || empties <= limits.wld_empties;
+        let exact_allowed = empties <= limits.exact_empties;
+        let wld_allowed = empties <= limits.wld_empties;
         // Before a solve, a shallow midgame search orders the moves.
-        let max_depth = if solving {
-            limits
-                .depth
-                .min(empties.saturating_sub(G::PRESEARCH_MARGIN).max(1))
-                .min(10)
-        } else {
-            limits.depth
+        let presearch = limits
+            .depth
+            .min(empties.saturating_sub(G::PRESEARCH_MARGIN).max(1))
+            .min(10);
+        // A fixed level solves when its table says so, after the
+        // presearch; a timed search decides as it deepens (see `timing`).
+        let (max_depth, mut solve) = match &plan {
+            None if exact_allowed || wld_allowed => (presearch, Some(exact_allowed)),
+            None => (limits.depth, None),
+            // One legal move: nothing to think about.
+            Some(_) if root.len() == 1 => (1, None),
+            // Past the empties the midgame search sees the same tree (a
+            // selective solve).
+            Some(_) => (limits.depth.min(empties.max(1)), None),
         };
         let mut score = 0;
+        let mut finished = true;
         for depth in 1..=max_depth {
-            let time_left = limits
-                .time
-                .is_none_or(|t| start.elapsed() < t / 2 || depth == 1);
-            if !time_left || budget.check().is_err() {
+            if let Some(plan) = plan.as_ref().filter(|_| depth > 1) {
+                if exact_allowed || wld_allowed {
+                    let nodes = budget.total();
+                    let kind = plan.solve_that_fits(empties, exact_allowed, wld_allowed, nodes);
+                    if let Some(exact) = kind {
+                        if depth > presearch || !plan.solve_fits_after_next(empties, exact, nodes) {
+                            solve = Some(exact);
+                            break;
+                        }
+                    }
+                }
+                if !plan.next_iteration_fits() {
+                    finished = false;
+                    break;
+                }
+            }
+            if budget.check().is_err() {
+                finished = false;
                 break;
             }
             let all = limits.randomness > 0;
-            let Ok(s) = self.iterate(pos, depth, score, &mut root, budget, all, busy) else {
+            let began = Instant::now();
+            let mut better = None;
+            let iteration =
+                self.iterate(pos, depth, score, &mut root, budget, all, busy, &mut better);
+            let Ok(s) = iteration else {
+                // A move the unfinished iteration proved better than the
+                // last one's best is the better choice.
+                if let Some(sq) = better {
+                    result.best = Some(sq);
+                    result.pv = vec![sq];
+                }
+                finished = false;
                 break;
             };
+            if let Some(plan) = plan.as_mut() {
+                let changed = result.best != Some(root[0].0);
+                plan.iteration_done(began.elapsed(), changed && depth > 1, score, s);
+            }
             score = s;
             result.best = Some(root[0].0);
             result.score = s;
@@ -566,8 +467,14 @@ impl Engine {
                 exact: false,
             });
         }
-        if solving && budget.check().is_ok() {
-            let exact = empties <= limits.exact_empties;
+        // A timed search that has gone as deep as it could may still solve.
+        if let Some(plan) = plan
+            .as_ref()
+            .filter(|_| finished && solve.is_none() && root.len() > 1)
+        {
+            solve = plan.solve_that_fits(empties, exact_allowed, wld_allowed, budget.total());
+        }
+        if let Some(exact) = solve.filter(|_| budget.check().is_ok()) {
             let mut solver = Solver {
                 table: &self.table,
                 budget,
@@ -644,6 +551,7 @@ impl Engine {
         budget: &mut Budget,
         all: bool,
         busy: Option<&Busy>,
+        better: &mut Option<u32>,
     ) -> Result<i32, Abort> {
         let mut window = SCALE / 2;
         let (mut lo, mut hi) = if depth <= 2 || all {
@@ -652,7 +560,7 @@ impl Engine {
             (guess - window, guess + window)
         };
         loop {
-            let s = self.root_search(pos, depth, lo, hi, root, budget, all, busy)?;
+            let s = self.root_search(pos, depth, lo, hi, root, budget, all, busy, better)?;
             if s <= lo && lo > -INF {
                 window *= 4;
                 lo = (s - window).max(-INF);
@@ -676,6 +584,7 @@ impl Engine {
         budget: &mut Budget,
         all: bool,
         busy: Option<&Busy>,
+        better: &mut Option<u32>,
     ) -> Result<i32, Abort> {
         let alpha0 = alpha;
         let mut best = -INF;
@@ -690,19 +599,41 @@ impl Engine {
         // With other threads, as at the nodes below: a move another thread
         // is on waits for last (see `parallel`).
         let mut deferral = Deferral::new(busy.filter(|_| depth >= DEFER_DEPTH));
+        let mut first_done = false;
         'passes: for pass in 0..2 {
             for (i, &(sq, _)) in root.iter().enumerate() {
                 let child = pos.play_with(sq, pos.flips(sq));
                 let Some(claim) = deferral.start(pass, i, || key(child)) else {
                     continue;
                 };
-                let s = root_move(&mut searcher, child, depth, all, i == 0, alpha, beta);
+                // Once the last iteration's best move is searched, a move
+                // that raises alpha beats it, even if its exact value is
+                // never found.
+                let beats_first = first_done && i != 0;
+                let mut raised = false;
+                let s = root_move(
+                    &mut searcher,
+                    child,
+                    depth,
+                    all,
+                    i == 0,
+                    alpha,
+                    beta,
+                    &mut raised,
+                );
                 deferral.done(claim);
+                if raised && beats_first {
+                    *better = Some(sq);
+                }
                 let s = s?;
+                first_done |= i == 0;
                 scores[i] = s;
                 if s > best {
                     best = s;
                     if s > alpha {
+                        if beats_first {
+                            *better = Some(sq);
+                        }
                         alpha = s;
                         if alpha >= beta {
                             break 'passes;
@@ -788,7 +719,8 @@ impl Engine {
         }
         self.prepare::<G>();
         let start = Instant::now();
-        let mut budget = budget(stop, limits, start);
+        // Analysis takes its time limit as a plain deadline.
+        let mut budget = budget(stop, limits, limits.time.map(|t| start + t));
         let exact = pos.empties().count() <= limits.exact_empties;
         let squares = G::SQUARES as i32;
         let mut out = Vec::new();
@@ -828,7 +760,10 @@ impl Engine {
 
 /// The value of a root move's position `child` for the side at the root:
 /// every move in the whole window when all are wanted (randomness), else the
-/// first in the window and the others in a null window first.
+/// first in the window and the others in a null window first. `raised` is
+/// set as soon as the move is known to score above `alpha` (before the
+/// search of its exact value, which a deadline may cut short).
+#[allow(clippy::too_many_arguments)]
 fn root_move<G: Geometry>(
     searcher: &mut Searcher<Evaluator>,
     child: Position<G>,
@@ -837,6 +772,7 @@ fn root_move<G: Geometry>(
     first: bool,
     alpha: i32,
     beta: i32,
+    raised: &mut bool,
 ) -> Result<i32, Abort>
 where
     Evaluator: Evaluate<G>,
@@ -848,6 +784,7 @@ where
         return Ok(-searcher.pvs(child, depth - 1, -beta, -alpha)?);
     }
     let s = -searcher.pvs(child, depth - 1, -alpha - 1, -alpha)?;
+    *raised = s > alpha;
     if s > alpha && s < beta {
         Ok(-searcher.pvs(child, depth - 1, -beta, -s)?)
     } else {
@@ -855,14 +792,14 @@ where
     }
 }
 
-fn budget<'a>(stop: &'a AtomicBool, limits: &Limits, start: Instant) -> Budget<'a> {
+fn budget<'a>(stop: &'a AtomicBool, limits: &Limits, deadline: Option<Instant>) -> Budget<'a> {
     let mut budget = Budget::new(stop);
     budget.node_limit = if limits.node_limit == 0 {
         u64::MAX
     } else {
         limits.node_limit
     };
-    budget.deadline = limits.time.map(|t| start + t);
+    budget.deadline = deadline;
     budget
 }
 
@@ -894,6 +831,7 @@ fn solve_with_aspiration<G: Geometry, E: Evaluate<G>>(
 mod tests {
     use super::*;
     use crate::board::*;
+    use crate::search::probcut::EXACT_SELECTIVITY;
 
     fn exact_limits() -> Limits {
         let mut l = Limits::level(0).unwrap();

@@ -8,10 +8,12 @@
 
 pub mod endgame;
 pub mod engine;
+pub mod limits;
 pub mod midgame;
 pub mod parallel;
 pub mod probcut;
 pub mod table;
+pub mod timing;
 
 use parallel::Team;
 

@@ -1,0 +1,254 @@
+//! Thinking by the clock: how long a search given a time limit or a game
+//! clock may take on its move, whether another iteration or a solve still
+//! fits, and when to stop. A search with neither is not planned at all:
+//! fixed levels search exactly as deep as their table says, reproducibly.
+//!
+//! Two times bound a move. The target is what the move is meant to take: an
+//! iteration or a solve starts only when it is predicted to end by then.
+//! The hard limit is the budget's deadline, which no search passes: a
+//! search still running then is stopped, and the move comes from the last
+//! finished iteration (or the better move the unfinished one had already
+//! proved). A time limit is both at once, as nothing saved on one move
+//! comes back on the next; a clock's target is its share of the time left
+//! for the moves to come, and its hard limit a few targets, never more
+//! than half of what is left.
+
+use super::limits::{Clock, Limits};
+use std::time::{Duration, Instant};
+
+/// The time reserved on every move for answering after the search stops
+/// (the budget looks at the clock every 4,096 nodes, about a millisecond).
+const ANSWER_MARGIN: Duration = Duration::from_millis(3);
+
+/// The empties from which a game is usually solved when time is short:
+/// a clock's time is shared among the moves before them, plus the solve.
+const SOLVE_EMPTIES: u32 = 20;
+
+/// The moves of a clock's share that the solve counts for.
+const SOLVE_SHARES: u32 = 3;
+
+/// How much longer the target grows on a move whose best move or score
+/// changed at the last iteration (an unstable search needs more time).
+const UNSTABLE_STRETCH: f64 = 1.5;
+
+/// A score drop, in centi-discs, that makes the move unstable.
+const SCORE_DROP: i32 = 150;
+
+/// Growth of an iteration's time over the one before, when too little has
+/// been measured to tell (and the bounds of what is measured).
+const DEFAULT_GROWTH: f64 = 3.0;
+const MIN_GROWTH: f64 = 1.5;
+const MAX_GROWTH: f64 = 8.0;
+
+/// Nodes of an exact solve at [`SOLVE_EMPTIES`] empties, and their growth
+/// per further empty: the solver's counts on positions of real games
+/// (about 10 M at 20 empties, 60 M at 22: benches/solve.rs). A
+/// win/loss/draw search takes about half.
+const SOLVE_NODES_AT: f64 = 1.0e7;
+const SOLVE_NODES_GROWTH: f64 = 2.4;
+const WLD_SHARE: f64 = 0.5;
+
+/// How many times faster the solver's nodes are than the midgame
+/// search's, whose rate the search measures as it goes (15 M and 4.2 M a
+/// second on this project's machines).
+const SOLVER_SPEEDUP: f64 = 3.5;
+
+/// The midgame nodes a second assumed before any is measured.
+const DEFAULT_RATE: f64 = 4.0e6;
+
+/// A move's time plan.
+#[derive(Clone, Debug)]
+pub struct Plan {
+    start: Instant,
+    target: Duration,
+    hard: Duration,
+    /// Whether an iteration that may not end by the target is worth
+    /// starting: yes under a time limit (the time is lost anyway), no on a
+    /// clock (it would spend later moves' time).
+    spend_all: bool,
+    /// The last two iterations' times, for the next one's prediction.
+    last: Option<Duration>,
+    growth: f64,
+}
+
+impl Plan {
+    /// The plan of a search under `limits` of a position with `empties`
+    /// empty squares, started at `start`; None without a time limit or a
+    /// clock.
+    pub fn new(limits: &Limits, empties: u32, start: Instant) -> Option<Plan> {
+        let by_limit = limits.time.map(|t| (t, t, true));
+        let by_clock = limits.clock.map(|c| {
+            let (target, hard) = clock_share(c, empties);
+            (target, hard, false)
+        });
+        let (target, hard, spend_all) = match (by_limit, by_clock) {
+            (Some(a), Some(b)) => {
+                if b.1 < a.1 {
+                    b
+                } else {
+                    a
+                }
+            }
+            (a, b) => a.or(b)?,
+        };
+        let hard = hard.saturating_sub(ANSWER_MARGIN);
+        Some(Plan {
+            start,
+            target: target.min(hard),
+            hard,
+            spend_all,
+            last: None,
+            growth: DEFAULT_GROWTH,
+        })
+    }
+
+    /// The moment no search may pass.
+    pub fn deadline(&self) -> Instant {
+        self.start + self.hard
+    }
+
+    /// Notes that an iteration ended after `took`, and whether it changed
+    /// the best move or dropped the score (`previous` and `score` in
+    /// centi-discs): the target then grows, up to the hard limit.
+    pub fn iteration_done(&mut self, took: Duration, changed: bool, previous: i32, score: i32) {
+        if let Some(last) = self.last.filter(|l| !l.is_zero()) {
+            let g = took.as_secs_f64() / last.as_secs_f64();
+            self.growth = g.clamp(MIN_GROWTH, MAX_GROWTH);
+        }
+        self.last = Some(took);
+        if changed || score < previous - SCORE_DROP {
+            self.target = self.target.mul_f64(UNSTABLE_STRETCH).min(self.hard);
+        }
+    }
+
+    /// Whether the next iteration is worth starting now.
+    pub fn next_iteration_fits(&self) -> bool {
+        let predicted = self.last.unwrap_or_default().mul_f64(self.growth);
+        // Under a time limit, an iteration with an even chance of ending in
+        // time is worth starting: what it proves before the limit counts.
+        let predicted = if self.spend_all {
+            predicted / 2
+        } else {
+            predicted
+        };
+        self.fits(predicted)
+    }
+
+    /// Whether a solve of `empties` empties (exact, or win/loss/draw) is
+    /// predicted to end by the target, at `nodes` midgame nodes so far.
+    pub fn solve_fits(&self, empties: u32, exact: bool, nodes: u64) -> bool {
+        self.fits(self.solve_time(empties, exact, nodes))
+    }
+
+    /// The solve predicted to end by the target among those allowed:
+    /// exact (`Some(true)`) before win/loss/draw (`Some(false)`).
+    pub fn solve_that_fits(
+        &self,
+        empties: u32,
+        exact_allowed: bool,
+        wld_allowed: bool,
+        nodes: u64,
+    ) -> Option<bool> {
+        [(true, exact_allowed), (false, wld_allowed)]
+            .into_iter()
+            .find(|&(exact, allowed)| allowed && self.solve_fits(empties, exact, nodes))
+            .map(|(exact, _)| exact)
+    }
+
+    /// Whether a solve still fits after one more iteration.
+    pub fn solve_fits_after_next(&self, empties: u32, exact: bool, nodes: u64) -> bool {
+        let next = self.last.unwrap_or_default().mul_f64(self.growth);
+        self.fits(self.solve_time(empties, exact, nodes) + next)
+    }
+
+    fn solve_time(&self, empties: u32, exact: bool, nodes: u64) -> Duration {
+        let elapsed = self.start.elapsed().as_secs_f64();
+        let rate = if elapsed > 0.002 && nodes > 10_000 {
+            nodes as f64 / elapsed
+        } else {
+            DEFAULT_RATE
+        };
+        let share = if exact { 1.0 } else { WLD_SHARE };
+        let solve_nodes =
+            SOLVE_NODES_AT * SOLVE_NODES_GROWTH.powi(empties as i32 - SOLVE_EMPTIES as i32);
+        Duration::from_secs_f64((share * solve_nodes / (rate * SOLVER_SPEEDUP)).min(1e6))
+    }
+
+    fn fits(&self, predicted: Duration) -> bool {
+        self.start.elapsed() + predicted <= self.target
+    }
+}
+
+/// A clock's (target, hard limit) for a move at `empties` empties: the time
+/// left shared among the moves before the solve and the solve, the
+/// increment added (it comes back once the move is made), and at most half
+/// of the time left.
+fn clock_share(clock: Clock, empties: u32) -> (Duration, Duration) {
+    let remaining = clock.remaining;
+    // Enough left for the moves to come even at their answer margin.
+    let usable = remaining.saturating_sub(remaining / 20 + ANSWER_MARGIN);
+    let moves_before_solve = empties.saturating_sub(SOLVE_EMPTIES).div_ceil(2);
+    let shares = moves_before_solve + SOLVE_SHARES;
+    let increment = clock.increment.min(usable / 2);
+    let target = usable / shares + increment;
+    let hard = (target * 3).min(usable / 2 + increment);
+    (target.min(hard), hard)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn clock(ms: u64, inc: u64) -> Clock {
+        Clock {
+            remaining: Duration::from_millis(ms),
+            increment: Duration::from_millis(inc),
+        }
+    }
+
+    #[test]
+    fn a_clock_is_shared_and_never_spent_at_once() {
+        for (ms, inc) in [(60_000, 0), (3_000, 0), (1_000, 500), (50, 0), (0, 100)] {
+            for empties in [60, 40, 24, 20, 12, 1] {
+                let (target, hard) = clock_share(clock(ms, inc), empties);
+                let left = Duration::from_millis(ms);
+                assert!(target <= hard, "{ms} {inc} {empties}");
+                assert!(
+                    hard <= left / 2 + Duration::from_millis(inc),
+                    "{ms} {empties}"
+                );
+            }
+        }
+        // More of it on a move closer to the end, where fewer moves share it.
+        let early = clock_share(clock(60_000, 0), 50).0;
+        let late = clock_share(clock(60_000, 0), 24).0;
+        assert!(early < late, "{early:?} {late:?}");
+    }
+
+    #[test]
+    fn a_time_limit_is_the_deadline_less_the_margin() {
+        let mut limits = Limits::level(20).unwrap();
+        limits.time = Some(Duration::from_millis(100));
+        let start = Instant::now();
+        let plan = Plan::new(&limits, 40, start).unwrap();
+        assert_eq!(plan.deadline(), start + Duration::from_millis(97));
+        // The tighter of a time limit and a clock wins.
+        limits.clock = Some(clock(300, 0));
+        let plan = Plan::new(&limits, 40, start).unwrap();
+        assert!(plan.deadline() < start + Duration::from_millis(97));
+        assert!(Plan::new(&Limits::level(20).unwrap(), 40, start).is_none());
+    }
+
+    #[test]
+    fn solves_fit_by_their_empties() {
+        let mut limits = Limits::level(60).unwrap();
+        limits.time = Some(Duration::from_secs(1));
+        let plan = Plan::new(&limits, 30, Instant::now()).unwrap();
+        assert!(plan.solve_fits(14, true, 0));
+        assert!(!plan.solve_fits(30, true, 0));
+        // A win/loss/draw search is cheaper than the exact one.
+        let e = (10..40).find(|&e| !plan.solve_fits(e, true, 0)).unwrap();
+        let w = (10..40).find(|&e| !plan.solve_fits(e, false, 0)).unwrap();
+        assert!(e <= w);
+    }
+}
