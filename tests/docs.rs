@@ -549,6 +549,20 @@ fn stems(dir: &Path, ext: &str) -> BTreeSet<String> {
         .unwrap_or_default()
 }
 
+/// The `[[bench]]` targets of a Cargo.toml.
+fn cargo_benches(manifest: &str) -> BTreeSet<String> {
+    manifest
+        .split("[[bench]]")
+        .skip(1)
+        .filter_map(|section| {
+            let line = section
+                .lines()
+                .find(|l| l.trim_start().starts_with("name"))?;
+            Some(unquote(line.split_once('=')?.1.trim()))
+        })
+        .collect()
+}
+
 fn make_targets(makefile: &str) -> BTreeSet<String> {
     let mut targets = BTreeSet::new();
     for line in makefile.lines() {
@@ -574,7 +588,9 @@ impl Workspace {
         let makefile =
             fs::read_to_string(root.join("examples/Makefile")).expect("examples/Makefile");
         Workspace {
-            benches: stems(&root.join("benches"), ".rs"),
+            benches: cargo_benches(
+                &fs::read_to_string(root.join("Cargo.toml")).expect("Cargo.toml"),
+            ),
             tests: stems(&root.join("tests"), ".rs"),
             tools: stems(&root.join("tools/src/bin"), ".rs"),
             packages: ["othello", "othello-tools"].map(String::from).into(),
@@ -782,13 +798,10 @@ fn check_command(ws: &Workspace, cmd: &[String]) -> Vec<String> {
             match args.first().map(String::as_str) {
                 Some("bench") => {
                     if let Some(bench) = option(before, "--bench") {
-                        match ws.read(&format!("benches/{bench}.rs")) {
-                            None => errors.push(format!("no bench {bench} (benches/{bench}.rs)")),
-                            Some(src) => errors.extend(unknown_flags(
-                                &src,
-                                after,
-                                &format!("benches/{bench}.rs"),
-                            )),
+                        let source = format!("benches/{bench}.rs");
+                        match ws.read(&source).filter(|_| ws.benches.contains(bench)) {
+                            None => errors.push(format!("no bench {bench} ({source})")),
+                            Some(src) => errors.extend(unknown_flags(&src, after, &source)),
                         }
                     }
                 }
