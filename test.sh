@@ -14,7 +14,7 @@
 # `cargo cinstall` is missing (a one-time build of 10 to 35 minutes); rustfmt
 # and clippy with rustup. Without apt-get, a missing tool needed by the tests
 # is an error that names it; valgrind alone is optional (its runs are then
-# skipped, as README says).
+# skipped, as README.md says).
 set -euo pipefail
 cd "$(dirname "$0")"
 

@@ -7,7 +7,7 @@
  *  - a reference implementation of the rules on a plain 64-character board
  *    (slow, obviously correct), an exact solver for small endgames, and the
  *    reference grammars of square names, board strings and transcripts,
- *    written from README/othello.h, against which the library is compared.
+ *    written from docs/guide.md and othello.h, against which the library is compared.
  *
  * Everything is static: each target is one translation unit.
  */
@@ -369,7 +369,7 @@ static inline FZ_NOCOV int ref_parse_square(const uint8_t *s, size_t n)
 
 /*
  * The parsers are checked against two grammars each: a strict one, what
- * README and othello.h document, which the library must accept; and a
+ * docs/guide.md and othello.h document, which the library must accept; and a
  * lenient one, a superset (what the library has accepted beyond the
  * documentation), outside which it must reject. Between the two the library
  * may go either way; what it accepts must mean what the lenient grammar

@@ -369,7 +369,7 @@ typedef struct othello_search_limits {
    */
   size_t struct_size;
   /**
-   * 0..60 (see the level table in README); -1 to use `depth`,
+   * 0..60 (see the level table in docs/guide.md); -1 to use `depth`,
    * `exact_empties` and `wld_empties` instead. Default 10.
    */
   int level;
@@ -426,8 +426,8 @@ typedef struct othello_search_limits {
   /**
    * How selective the midgame search is (Multi-ProbCut): 0..5 cut with
    * 73, 87, 95, 98, 99 and 100% confidence (5: no selective cuts, exact to
-   * the depth); -1 (the default): the level's setting (README's level
-   * table), or 5 with `level` -1. Solving is never selective.
+   * the depth); -1 (the default): the level's setting (the level table
+   * of docs/guide.md), or 5 with `level` -1. Solving is never selective.
    */
   int selectivity;
   /**
@@ -807,7 +807,7 @@ othello_status othello_engine_set_book(struct othello_engine *e, othello_book bo
 othello_book othello_engine_get_book(const struct othello_engine *e);
 
 /**
- * Loads an opening book file (the format in README, written by
+ * Loads an opening book file (the format in docs/guide.md, written by
  * `othello-book merge`) from `path` for `e`'s later searches. A file that
  * cannot be read is INVALID_ARGUMENT, as is a corrupt, truncated or
  * foreign one (the last error says what is wrong); on failure the engine

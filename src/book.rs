@@ -31,8 +31,8 @@ pub const MAGIC: &[u8; 8] = b"OTHBOOK\0";
 pub const VERSION: u32 = 1;
 const HEADER: usize = 24;
 
-/// The book built into the library (see README: what it covers and how it
-/// was built).
+/// The book built into the library (see docs/guide.md: what it covers, and
+/// docs/training.md: how it was built).
 static DEFAULT_BYTES: &[u8] = include_bytes!("../weights/book.bin");
 static DEFAULT: Lazy<Book> =
     Lazy::new(|| Book::from_bytes(DEFAULT_BYTES).expect("the built-in book is valid"));

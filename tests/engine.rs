@@ -132,7 +132,7 @@ fn book_and_randomness_2_vary_the_first_twelve_moves() {
     // 100 games between two engines with the book and randomness 2 from
     // the start (level 1 once out of the book). The book's values leave
     // few moves within 2 discs in the first plies, so a repeated opening
-    // or two among 100 is expected (README: 1.9 repeats per 100 games on
+    // or two among 100 is expected (docs/training.md: 1.9 repeats per 100 games on
     // average over 30 runs); without the book's randomness they would all
     // be one game.
     let stop = AtomicBool::new(false);

@@ -618,7 +618,7 @@ fn examples_under_valgrind() {
 /// cargo, then each program with the warning flags and an rpath.
 #[test]
 fn makefile_builds_everything() {
-    let make = on_path("make").expect("make is not on PATH (README: what the tests need)");
+    let make = on_path("make").expect("make is not on PATH (README.md: what ./test.sh installs)");
     let examples = manifest_dir().join("examples");
     // -B: as if nothing were built yet, so every command shows.
     let out = Command::new(make)

@@ -10,7 +10,7 @@
 //! - `tests/c/fuzz_regressions.c` holds a C test per bug the fuzzers found.
 //!
 //! Fuzzing itself (coverage-guided, with clang's libFuzzer) is `fuzz/run.sh`;
-//! see README.
+//! see docs/fuzzing.md.
 
 mod cbuild;
 

@@ -1,5 +1,5 @@
 //! The library installed like a C library, with cargo-c, and used from
-//! there (README "Installing"):
+//! there (docs/guide.md "Installing"):
 //!
 //! - `cargo cinstall` into a temporary prefix: the shared library with its
 //!   SONAME and version links, the static library, `othello.h` (the committed
@@ -11,7 +11,7 @@
 //!   `tests/install/CMakeLists.txt` (`pkg_check_modules(... IMPORTED_TARGET
 //!   othello)`); each must play a whole game.
 //!
-//! cargo-c, pkg-config and cmake must be installed (README's test command,
+//! cargo-c, pkg-config and cmake must be installed (README.md's test command,
 //! `./test.sh`, installs them when they are missing): the tests fail, they do
 //! not skip, without them. To stay fast, the build goes to
 //! its own target directory under `CARGO_TARGET_TMPDIR` (it never waits for
@@ -52,7 +52,7 @@ fn version() -> &'static str {
 }
 
 /// The SONAME suffix cargo-c gives this version: `0.MINOR` before 1.0,
-/// `MAJOR` from then on (README "Versions and the ABI promise").
+/// `MAJOR` from then on (docs/guide.md "Versions and the ABI promise").
 fn soname() -> String {
     let mut parts = version().split('.');
     let major = parts.next().expect("a major version");
@@ -316,7 +316,7 @@ fn pkg_config_static() {
     let exe = work_dir().join("app_static");
     let cflags = pkg_config(&["--cflags", "othello"]);
     let libs = pkg_config(&["--libs", "--static", "othello"]);
-    // Both libraries are installed: name the archive (README).
+    // Both libraries are installed: name the archive (docs/guide.md).
     let libs: Vec<String> = libs
         .split_whitespace()
         .map(|f| {

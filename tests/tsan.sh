@@ -4,7 +4,7 @@
 # ThreadSanitizer, by the nightly toolchain that the machine's rustup has
 # (the sanitizer needs -Zsanitizer). Any report fails: TSan exits 66.
 # tests/tsan/suppressions.txt lists the standard library's own
-# synchronisation, invisible to TSan here (README "Threads").
+# synchronisation, invisible to TSan here (docs/fuzzing.md "ThreadSanitizer").
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if ! rustup run nightly rustc --version >/dev/null 2>&1; then

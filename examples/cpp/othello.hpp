@@ -17,7 +17,7 @@
 // - Squares are ints 0..63 (row * 8 + col, a1 = 0, h8 = 63) or names
 //   ("f5"); othello::pass (-1) is a pass.
 //
-// Link with the library as a C program does (see README "Installing"); the
+// Link with the library as a C program does (see docs/guide.md "Linking"; docs/cpp.md is this wrapper's page); the
 // header needs only the C++17 standard library and othello.h 0.3 (the first
 // version with search threads, search_limits::threads()).
 

@@ -63,7 +63,7 @@ pub enum Evaluator {
 
 impl Default for Evaluator {
     /// The library's default evaluation: the trained one, which beats v1 by
-    /// a wide margin at equal depth (see the README).
+    /// a wide margin at equal depth (see docs/training.md).
     fn default() -> Evaluator {
         Evaluator::trained()
     }

@@ -72,7 +72,7 @@ pub unsafe extern "C" fn othello_engine_get_book(e: *const othello_engine) -> ot
     })
 }
 
-/// Loads an opening book file (the format in README, written by
+/// Loads an opening book file (the format in docs/guide.md, written by
 /// `othello-book merge`) from `path` for `e`'s later searches. A file that
 /// cannot be read is INVALID_ARGUMENT, as is a corrupt, truncated or
 /// foreign one (the last error says what is wrong); on failure the engine

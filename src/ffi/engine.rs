@@ -74,7 +74,7 @@ pub struct othello_search_limits {
     /// sizeof(othello_search_limits) as the caller knows it; set by init.
     /// A size ending inside a field is INVALID_ARGUMENT.
     pub struct_size: usize,
-    /// 0..60 (see the level table in README); -1 to use `depth`,
+    /// 0..60 (see the level table in docs/guide.md); -1 to use `depth`,
     /// `exact_empties` and `wld_empties` instead. Default 10.
     pub level: c_int,
     /// Midgame depth in plies, 1..60 (with level -1).
@@ -107,8 +107,8 @@ pub struct othello_search_limits {
     pub userdata: *mut c_void,
     /// How selective the midgame search is (Multi-ProbCut): 0..5 cut with
     /// 73, 87, 95, 98, 99 and 100% confidence (5: no selective cuts, exact to
-    /// the depth); -1 (the default): the level's setting (README's level
-    /// table), or 5 with `level` -1. Solving is never selective.
+    /// the depth); -1 (the default): the level's setting (the level table
+    /// of docs/guide.md), or 5 with `level` -1. Solving is never selective.
     pub selectivity: c_int,
     /// Play from the engine's opening book (8x8; see othello_engine_set_book)
     /// when the position is in it, without searching: a book move within

@@ -7,7 +7,7 @@
 
 #![allow(non_camel_case_types)]
 // The safety contract of every function is stated once, at the top of the
-// generated header (and in README), rather than repeated on each function.
+// generated header (and in docs/guide.md), rather than repeated on each function.
 #![allow(clippy::missing_safety_doc)]
 
 pub mod board;

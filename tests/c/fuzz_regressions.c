@@ -1,6 +1,6 @@
 /*
  * fuzz_regressions.c: one test per bug the fuzz targets of fuzz/ found,
- * written before the fix (see the README section on fuzzing). Each names
+ * written before the fix (see docs/fuzzing.md). Each names
  * the target and what it found.
  *
  * Prints one line per failed check; exits 1 if any failed, else prints
