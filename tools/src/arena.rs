@@ -451,8 +451,8 @@ impl Arena {
                 reported,
             });
         };
-        for side in 0..2 {
-            self.so_far[side].merge(&time[side]);
+        for (total, t) in self.so_far.iter_mut().zip(&time) {
+            total.merge(t);
         }
         let a_diff = match &ending {
             Ending::Finished => {
@@ -549,8 +549,8 @@ impl Summary {
         if let Ending::Forfeit { loser, .. } = r.ending {
             self.forfeits[loser] += 1;
         }
-        for side in 0..2 {
-            self.time[side].merge(&r.time[side]);
+        for (total, t) in self.time.iter_mut().zip(&r.time) {
+            total.merge(t);
         }
     }
 
