@@ -171,14 +171,11 @@ impl GameResult {
     /// (`RE[+12.00]`, `:t` lost on time, `:r` forfeited otherwise) and each
     /// move's evaluation and time.
     pub fn ggf(&self, clock: Option<Clock>) -> String {
+        let diff = f64::from(self.black_diff());
         let re = match &self.ending {
-            Ending::Finished => format!("{:+.2}", self.black_diff()),
+            Ending::Finished => format!("{diff:+.2}"),
             Ending::Forfeit { on_time, .. } => {
-                format!(
-                    "{:+.2}:{}",
-                    self.black_diff(),
-                    if *on_time { 't' } else { 'r' }
-                )
+                format!("{diff:+.2}:{}", if *on_time { 't' } else { 'r' })
             }
         };
         ggf_text(

@@ -12,6 +12,7 @@ use othello_tools::nboard::EngineSpec;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::OnceLock;
 use std::time::Duration;
 
@@ -81,7 +82,10 @@ fn script(label: &str, go_reply: &str) -> EngineSpec {
         "while read -r c n; do case $c in ping) echo \"pong $n\";; \
          nboard) echo \"set myname {label}-script\";; go) {go_reply};; quit) exit;; esac; done"
     );
-    let path = tmp(&format!("engine-{label}-{}.sh", body.len()));
+    // Tests run in parallel: each script its own file.
+    static SCRIPTS: AtomicUsize = AtomicUsize::new(0);
+    let n = SCRIPTS.fetch_add(1, Ordering::Relaxed);
+    let path = tmp(&format!("engine-{label}-{n}.sh"));
     std::fs::write(&path, body).expect("the script is written");
     EngineSpec {
         command: format!("sh {}", path.display()),
@@ -156,6 +160,8 @@ fn two_nboards_play_both_colours_of_each_opening() {
                 increment: 1,
             }));
             assert!(ggf.contains("TI[1:00/0:01]"), "{ggf}");
+            let re = format!("RE[{:+.2}]", f64::from(r.black_diff()));
+            assert!(ggf.contains(&re), "{re}: {ggf}");
             let players = if a_black {
                 "PB[othello2]PW[othello3]"
             } else {
@@ -225,7 +231,14 @@ fn crashes_hangs_overruns_and_illegal_moves_lose_the_game() {
             }
             assert_eq!(r.a_diff, 64, "{what}");
             assert!(r.games_line().is_none());
-            assert!(r.ggf(None).contains(if on_time { ":t]" } else { ":r]" }));
+            // A won: +64 for black when A had black.
+            let re = match (a_black, on_time) {
+                (true, true) => "RE[+64.00:t]",
+                (true, false) => "RE[+64.00:r]",
+                (false, true) => "RE[-64.00:t]",
+                (false, false) => "RE[-64.00:r]",
+            };
+            assert!(r.ggf(None).contains(re), "{what}: {re}");
         }
         arena.close();
     }

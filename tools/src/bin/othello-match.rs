@@ -52,7 +52,8 @@ use std::time::{Duration, Instant};
 #[command(
     name = "othello-match",
     args_override_self = true,
-    verbatim_doc_comment
+    verbatim_doc_comment,
+    after_long_help = EXAMPLES
 )]
 struct Cli {
     /// Engine A's command line, e.g. "target/examples/nboard --no-book".
@@ -120,6 +121,24 @@ struct Cli {
     #[arg(long)]
     verbose: bool,
 }
+
+const EXAMPLES: &str = "\
+Examples, from the repository root after `make -C examples nboard` (ANCHORS:
+the folder ../shared/anchors/build.sh built the reference engines in):
+
+  # our level 8 against NTest depth 8, 20 XOT openings x 2 colours
+  othello-match --engine-a target/examples/nboard --depth-a 8 \\
+      --engine-b ANCHORS/ntest/ntest/build/ntest --cwd-b ANCHORS/ntest/run \\
+      --depth-b 8 --xot ../shared/games/xot.txt --openings 20 --seed 1
+
+  # this build against an older one, both level 10 without the book,
+  # 100 openings, the games kept
+  othello-match --engine-a \"target/examples/nboard --no-book\" \\
+      --engine-b \"/tmp/old/nboard --no-book\" --depth-a 10 --depth-b 10 \\
+      --xot ../shared/games/xot.txt --openings 100 --ggf /tmp/games.ggf
+
+  # the protocol, every line both ways, on stderr
+  othello-match ... --openings 1 --verbose 2>protocol.log";
 
 fn main() -> ExitCode {
     match run(Cli::parse()) {
