@@ -193,8 +193,8 @@ impl Engine {
     /// the engine is still thinking: it is not fit for another command and
     /// should be dropped (which kills it).
     pub fn go(&mut self, timeout: Duration) -> Result<Reply, EngineError> {
-        self.send("go")?;
         let start = Instant::now();
+        self.send("go")?;
         let deadline = start + timeout;
         loop {
             let line = self.next_line(deadline)?;
