@@ -5,6 +5,7 @@
 use othello::board::S8;
 use othello::game::{Game, Move};
 use othello::notation::parse_transcript;
+use othello::rng::Rng;
 use othello::{Color, Error};
 
 /// The 8x8 position, the only size these collections hold.
@@ -87,6 +88,25 @@ pub fn read_with<T>(
                 .map_err(|e| Error::Parse(format!("{path}:{}: {e}", i + 1)))
         })
         .collect()
+}
+
+/// `count` openings of an XOT-style file (one move list a line, as
+/// `../shared/games/xot.txt`), a sample without repeats drawn by `seed`:
+/// the same file, count and seed give the same openings in the same order.
+pub fn sample_openings(path: &str, count: usize, seed: u64) -> Result<Vec<Game<S8>>, Error> {
+    let mut all: Vec<Game<S8>> = read_with(path, |_| true, |l| parse_transcript::<S8>(l.trim()))?
+        .into_iter()
+        .map(|(_, g)| g)
+        .collect();
+    let mut rng = Rng::new(seed);
+    // A partial Fisher-Yates shuffle: the first `count` are the sample.
+    let count = count.min(all.len());
+    for i in 0..count {
+        let j = i + rng.below(all.len() - i);
+        all.swap(i, j);
+    }
+    all.truncate(count);
+    Ok(all)
 }
 
 #[cfg(test)]

@@ -34,10 +34,11 @@ use othello::board::{Bits, S8};
 use othello::engine::{Engine, Limits, Strategy};
 use othello::eval::Evaluator;
 use othello::game::Game;
-use othello::notation::{parse_transcript, transcript};
+use othello::notation::transcript;
 use othello::rng::Rng;
 use othello::Color;
 use othello_tools::args::evaluator;
+use othello_tools::games::sample_openings;
 
 use std::collections::HashSet;
 use std::io::Write;
@@ -145,25 +146,6 @@ fn openings(count: usize, plies: usize, seed: u64) -> Vec<Game<S8>> {
     out
 }
 
-/// `count` openings of an XOT-style file, a seeded sample without repeats.
-fn xot_openings(path: &str, count: usize, seed: u64) -> Vec<Game<S8>> {
-    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    let mut all: Vec<Game<S8>> = text
-        .lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| parse_transcript::<S8>(l.trim()).unwrap_or_else(|e| panic!("{path}: {e}")))
-        .collect();
-    let mut rng = Rng::new(seed);
-    // A partial Fisher-Yates shuffle: the first `count` are the sample.
-    let count = count.min(all.len());
-    for i in 0..count {
-        let j = i + rng.below(all.len() - i);
-        all.swap(i, j);
-    }
-    all.truncate(count);
-    all
-}
-
 /// Plays one game on from `game` (`first` moves first, with `limits.0`, the
 /// second with `limits.1`); returns the final disc difference for `first`,
 /// the two players' thinking times and the game played out.
@@ -222,7 +204,7 @@ fn main() {
     let pairs = games.div_ceil(2);
     let start = std::time::Instant::now();
     let list = match &cli.xot {
-        Some(path) => xot_openings(path, pairs, seed),
+        Some(path) => sample_openings(path, pairs, seed).unwrap_or_else(|e| panic!("{e}")),
         None => openings(pairs, plies, seed),
     };
     let pairs = list.len();
@@ -364,6 +346,7 @@ fn name(e: &Evaluator) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use othello::notation::parse_transcript;
     use othello_tools::games::parse_line;
 
     #[test]

@@ -1,0 +1,315 @@
+//! A match between two NBoard engines, e.g. ours against NTest:
+//!
+//! ```text
+//! cargo run --release -p othello-tools --bin othello-match -- \
+//!     --engine-a "target/examples/nboard --no-book" --depth-a 8 \
+//!     --engine-b <anchors>/ntest/ntest/build/ntest --cwd-b <anchors>/ntest/run --depth-b 8 \
+//!     --xot ../shared/games/xot.txt --openings 20 --seed 1
+//! ```
+//!
+//! See `--help` (the `Cli` docs below) for every option; the library's
+//! `arena` module plays the games, `nboard` drives the engines.
+
+use clap::Parser;
+use othello::board::Bits;
+use othello_tools::arena::{Arena, Clock, Ending, GameResult, Settings, SideTime, Summary, SIDES};
+use othello_tools::games::sample_openings;
+use othello_tools::nboard::EngineSpec;
+
+use std::fs::OpenOptions;
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+/// Plays two engines that speak the NBoard protocol against each other.
+///
+/// Each engine is a shell command line (run as `sh -c 'exec COMMAND'`, in
+/// --cwd-a/--cwd-b if given), told `nboard 2`, `set depth N` (--depth-a,
+/// --depth-b) and any --send-a/--send-b lines, then before each of its
+/// moves the whole game as `set game GGF` and `go`; it answers
+/// `=== MOVE[/EVAL[/SECONDS]]`. The runner keeps the rules and the score
+/// (the othello library), plays the passes, and times every move from `go`
+/// to the answer. An engine that exits, hangs past the time it has, answers
+/// nonsense or plays an illegal move loses that game (-64 discs) and is
+/// restarted for the next one.
+///
+/// Openings: --openings N drawn from the XOT file by --seed (the same seed,
+/// the same openings), each played twice, A taking black then white.
+///
+/// Time: without --clock an engine has --move-timeout per move. With
+/// --clock T+I each side has T seconds for the game and I more after each
+/// move; the GGF it receives carries the clock (TI[m:ss/m:ss]) and every
+/// move's time, so it can work out what it has left; overrunning loses the
+/// game. --mirror sends A, before each of its moves, a line giving it the
+/// time B took on its last move (B's mean per move before B has moved in
+/// the game, --mirror-first before B has moved at all), so both think
+/// equally long if A obeys it.
+///
+/// Prints one line per game, then A's score (wins + draws/2), the disc sum,
+/// forfeits, and each side's thinking time as measured and as reported.
+#[derive(Parser)]
+#[command(
+    name = "othello-match",
+    args_override_self = true,
+    verbatim_doc_comment,
+    after_long_help = EXAMPLES
+)]
+struct Cli {
+    /// Engine A's command line, e.g. "target/examples/nboard --no-book".
+    #[arg(long, value_name = "COMMAND")]
+    engine_a: String,
+    /// Engine B's command line, e.g. "<anchors>/ntest/ntest/build/ntest".
+    #[arg(long, value_name = "COMMAND")]
+    engine_b: String,
+    /// Working directory of A.
+    #[arg(long, value_name = "DIR")]
+    cwd_a: Option<PathBuf>,
+    /// Working directory of B (NTest: <anchors>/ntest/run).
+    #[arg(long, value_name = "DIR")]
+    cwd_b: Option<PathBuf>,
+    /// `set depth N` for A (our nboard: its level; NTest: its depth).
+    #[arg(long, value_name = "N")]
+    depth_a: Option<u32>,
+    /// `set depth N` for B.
+    #[arg(long, value_name = "N")]
+    depth_b: Option<u32>,
+    /// A line sent to A after `nboard 2` and the depth (repeatable), e.g.
+    /// "set book 0".
+    #[arg(long, value_name = "LINE")]
+    send_a: Vec<String>,
+    /// A line sent to B after `nboard 2` and the depth (repeatable).
+    #[arg(long, value_name = "LINE")]
+    send_b: Vec<String>,
+    /// Openings file, one move list a line (as ../shared/games/xot.txt).
+    #[arg(long, value_name = "FILE")]
+    xot: String,
+    /// Openings to play, each twice with colours swapped.
+    #[arg(long, value_name = "N", default_value_t = 10)]
+    openings: usize,
+    /// Seed of the openings drawn from the file.
+    #[arg(long, value_name = "S", default_value_t = 1)]
+    seed: u64,
+    /// Game clock of each side: SECONDS[+INCREMENT] (whole seconds).
+    #[arg(long, value_name = "T+I")]
+    clock: Option<String>,
+    /// Without --clock, seconds a move may take before it loses the game.
+    #[arg(long, value_name = "SECONDS", default_value_t = 600.0)]
+    move_timeout: f64,
+    /// Seconds an engine may take to start and to answer a ping.
+    #[arg(long, value_name = "SECONDS", default_value_t = 60.0)]
+    answer_timeout: f64,
+    /// Mirror mode: before each of A's moves, send it --mirror-command
+    /// with the time B took on its last move.
+    #[arg(long)]
+    mirror: bool,
+    /// The mirror line; {seconds} becomes B's time (three decimals).
+    #[arg(long, value_name = "LINE", default_value = "set movetime {seconds}")]
+    mirror_command: String,
+    /// A's time in mirror mode before B has made any move.
+    #[arg(long, value_name = "SECONDS", default_value_t = 1.0)]
+    mirror_first: f64,
+    /// Append each game to FILE as a GGF line (players, clock, result,
+    /// every move's evaluation and time).
+    #[arg(long, value_name = "FILE")]
+    ggf: Option<String>,
+    /// Append each finished game to FILE in the games format of
+    /// ../shared/games (moves, black's disc difference).
+    #[arg(long, value_name = "FILE")]
+    record: Option<String>,
+    /// Copy the protocol of both engines (and their stderr) to stderr.
+    #[arg(long)]
+    verbose: bool,
+}
+
+const EXAMPLES: &str = "\
+Examples, from the repository root after `make -C examples nboard` (ANCHORS:
+the folder ../shared/anchors/build.sh built the reference engines in):
+
+  # our level 8 against NTest depth 8, 20 XOT openings x 2 colours
+  othello-match --engine-a target/examples/nboard --depth-a 8 \\
+      --engine-b ANCHORS/ntest/ntest/build/ntest --cwd-b ANCHORS/ntest/run \\
+      --depth-b 8 --xot ../shared/games/xot.txt --openings 20 --seed 1
+
+  # this build against an older one, both level 10 without the book,
+  # 100 openings, the games kept
+  othello-match --engine-a \"target/examples/nboard --no-book\" \\
+      --engine-b \"/tmp/old/nboard --no-book\" --depth-a 10 --depth-b 10 \\
+      --xot ../shared/games/xot.txt --openings 100 --ggf /tmp/games.ggf
+
+  # the protocol, every line both ways, on stderr
+  othello-match ... --openings 1 --verbose 2>protocol.log";
+
+fn main() -> ExitCode {
+    match run(Cli::parse()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("othello-match: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn seconds(what: &str, s: f64) -> Result<Duration, String> {
+    Duration::try_from_secs_f64(s).map_err(|_| format!("{what}: {s} is not a number of seconds"))
+}
+
+fn append(path: &str) -> Result<std::fs::File, String> {
+    OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .map_err(|e| format!("{path}: {e}"))
+}
+
+fn run(cli: Cli) -> Result<(), String> {
+    let clock = cli.clock.as_deref().map(Clock::parse).transpose()?;
+    let settings = Settings {
+        move_timeout: seconds("--move-timeout", cli.move_timeout)?,
+        answer_timeout: seconds("--answer-timeout", cli.answer_timeout)?,
+        clock,
+        mirror: cli.mirror.then(|| cli.mirror_command.clone()),
+        mirror_first: cli.mirror_first,
+    };
+    if cli.mirror && !cli.mirror_command.contains("{seconds}") {
+        return Err("--mirror-command has no {seconds}".into());
+    }
+    let spec =
+        |command: &str, cwd: &Option<PathBuf>, depth, setup: &[String], label: &str| EngineSpec {
+            command: command.to_string(),
+            cwd: cwd.clone(),
+            depth,
+            setup: setup.to_vec(),
+            verbose: cli.verbose,
+            label: label.to_string(),
+        };
+    let specs = [
+        spec(&cli.engine_a, &cli.cwd_a, cli.depth_a, &cli.send_a, "A"),
+        spec(&cli.engine_b, &cli.cwd_b, cli.depth_b, &cli.send_b, "B"),
+    ];
+    let openings = sample_openings(&cli.xot, cli.openings, cli.seed).map_err(|e| e.to_string())?;
+    let mut ggf_out = cli.ggf.as_deref().map(append).transpose()?;
+    let mut record_out = cli.record.as_deref().map(append).transpose()?;
+
+    let start = Instant::now();
+    let mut arena = Arena::new(specs, settings)?;
+    let [a, b] = arena.names().clone();
+    println!(
+        "A: {a} (`{}`{}), B: {b} (`{}`{}); {} XOT openings (seed {}) x 2 colours{}{}",
+        cli.engine_a,
+        cli.depth_a
+            .map_or(String::new(), |d| format!(", depth {d}")),
+        cli.engine_b,
+        cli.depth_b
+            .map_or(String::new(), |d| format!(", depth {d}")),
+        openings.len(),
+        cli.seed,
+        clock.map_or(String::new(), |c| format!(
+            ", clock {}+{} s",
+            c.initial, c.increment
+        )),
+        if cli.mirror {
+            ", A mirrors B's time"
+        } else {
+            ""
+        },
+    );
+    let mut summary = Summary::default();
+    let total = 2 * openings.len();
+    for (i, opening) in openings.iter().enumerate() {
+        for a_black in [true, false] {
+            let r = arena.play(opening, a_black)?;
+            summary.add(&r);
+            println!("{}", game_line(summary.games, total, i + 1, &r));
+            if let Some(out) = ggf_out.as_mut() {
+                writeln!(out, "{}", r.ggf(clock)).map_err(|e| format!("--ggf: {e}"))?;
+            }
+            if let (Some(out), Some(line)) = (record_out.as_mut(), r.games_line()) {
+                writeln!(out, "{line}").map_err(|e| format!("--record: {e}"))?;
+            }
+        }
+    }
+    let errors = arena.close();
+    report(&summary, &errors, start.elapsed());
+    Ok(())
+}
+
+/// `game 3/40 opening 2 A black: +12 (38-26 black) ...`.
+fn game_line(n: usize, total: usize, opening: usize, r: &GameResult) -> String {
+    let colour = if r.a_black { "black" } else { "white" };
+    let how = match &r.ending {
+        Ending::Finished => {
+            let black = r.game.discs(othello::Color::Black).count();
+            let white = r.game.discs(othello::Color::White).count();
+            format!("{black}-{white}")
+        }
+        Ending::Forfeit { loser, why, .. } => format!("forfeit by {}: {why}", SIDES[*loser]),
+    };
+    format!(
+        "game {n}/{total} opening {opening} A {colour}: A {:+} ({how}); time A {:.2} s, B {:.2} s; {}",
+        r.a_diff,
+        r.time[0].wall,
+        r.time[1].wall,
+        othello::notation::transcript(&r.game)
+    )
+}
+
+fn per_move(t: &SideTime) -> String {
+    let mean = if t.moves > 0 {
+        t.wall / t.moves as f64
+    } else {
+        0.0
+    };
+    format!(
+        "{:.1} s over {} moves ({:.3} s/move, longest {:.2} s)",
+        t.wall, t.moves, mean, t.max
+    )
+}
+
+fn report(s: &Summary, errors: &[Vec<String>; 2], elapsed: Duration) {
+    println!(
+        "{} games: A wins {}, draws {}, losses {}: score {:.3} ({:.1}/{}), disc sum {:+} (mean {:+.2})",
+        s.games,
+        s.wins,
+        s.draws,
+        s.losses,
+        s.score(),
+        s.score() * s.games as f64,
+        s.games,
+        s.discs,
+        if s.games > 0 {
+            s.discs as f64 / s.games as f64
+        } else {
+            0.0
+        }
+    );
+    println!("forfeits: A {}, B {}", s.forfeits[0], s.forfeits[1]);
+    let [ta, tb] = &s.time;
+    println!("time measured (go to reply): A {}", per_move(ta));
+    println!("                             B {}", per_move(tb));
+    if tb.wall > 0.0 {
+        println!("A/B time {:.2}x", ta.wall / tb.wall);
+    }
+    let reported = |t: &SideTime| {
+        if t.reported_moves == 0 {
+            "none".to_string()
+        } else {
+            format!("{:.1} s over {} moves", t.reported, t.reported_moves)
+        }
+    };
+    println!(
+        "time reported by the engines: A {}, B {}",
+        reported(ta),
+        reported(tb)
+    );
+    for side in 0..2 {
+        if let Some(first) = errors[side].first() {
+            println!(
+                "engine {} answered {} error lines, the first: {first}",
+                SIDES[side],
+                errors[side].len()
+            );
+        }
+    }
+    println!("{:.0} s", elapsed.as_secs_f64());
+}
