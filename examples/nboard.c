@@ -9,7 +9,11 @@
  *
  *   nboard 2              -> set myname othello<depth>
  *   set depth N           -> set myname othello<N>   (engine level N, 1..60)
- *   set game GGF          the game to think about: board (BO), moves (B/W)
+ *   set game GGF          the game to think about: board (BO), moves (B/W),
+ *                         and its clock (TI, or TB and TW: time/increment,
+ *                         with each move's time after its evaluation)
+ *   set movetime S        think at most S seconds a move (0: no limit, the
+ *                         default); not NBoard's, for match tools
  *   set contempt N        accepted and kept (centidiscs; see below)
  *   set book 0|1          the opening book off or on (default on)
  *   set threads N         threads of every search, 0..256 (0: one per core;
@@ -74,6 +78,8 @@
 #define NAME "othello"
 #define DEFAULT_LEVEL 10
 #define MAX_GGF_MOVES 128
+/* The longest time, in seconds, a clock or a move may have: a year. */
+#define MAX_SECONDS (366.0 * 86400)
 /* How often a stop request is repeated until the search ends (ns). */
 #ifndef NBOARD_STOP_PAUSE_NS
 #define NBOARD_STOP_PAUSE_NS (2 * 1000 * 1000)
@@ -187,9 +193,11 @@ static bool is_pass_name(const char *s)
 }
 
 /* A move token, "f5", "F5/1.50/0.3" or "PA", into *sq (OTHELLO_PASS for a
- * pass). The evaluation and time, when present, must be numbers. */
-static bool parse_move(const char *token, int *sq, char *why, size_t why_len)
+ * pass) and *seconds (the time taken, 0 when not given). The evaluation and
+ * time, when present, must be numbers, the time not negative. */
+static bool parse_timed_move(const char *token, int *sq, double *seconds, char *why, size_t why_len)
 {
+    *seconds = 0;
     char text[64];
     if (strlen(token) >= sizeof text) {
         snprintf(why, why_len, "move too long");
@@ -205,7 +213,7 @@ static bool parse_move(const char *token, int *sq, char *why, size_t why_len)
         }
         double v;
         if ((*extra != '\0' && !parse_double(extra, &v)) ||
-            (time_part != NULL && *time_part != '\0' && !parse_double(time_part, &v))) {
+            (time_part != NULL && *time_part != '\0' && (!parse_double(time_part, seconds) || !(*seconds >= 0 && *seconds <= MAX_SECONDS)))) {
             snprintf(why, why_len, "\"%s\": the evaluation and time after the move must be numbers", token);
             return false;
         }
@@ -219,6 +227,104 @@ static bool parse_move(const char *token, int *sq, char *why, size_t why_len)
         return false;
     }
     return true;
+}
+
+static bool parse_move(const char *token, int *sq, char *why, size_t why_len)
+{
+    double seconds;
+    return parse_timed_move(token, sq, &seconds, why, why_len);
+}
+
+/* ------------------------------------------------------------------------
+ * The game clock, as GGF records it: TI[time/increment/extension] for both
+ * sides (or TB[...] and TW[...] for each), times as seconds, m:ss or
+ * h:mm:ss, and the time each move took after its evaluation. A side's time
+ * left is its time, less what its moves took, plus an increment for each. */
+
+struct game_clock {
+    bool known[2];     /* black, white */
+    double time[2];    /* seconds for the game */
+    double increment[2];
+    double used[2];    /* by the moves of the record so far */
+    int moves[2];
+};
+
+static int clock_side(othello_color c)
+{
+    return c == OTHELLO_COLOR_BLACK ? 0 : 1;
+}
+
+/* "90", "1:30" or "0:01:30" into seconds. */
+static bool parse_clock_time(const char *text, double *out)
+{
+    double total = 0;
+    int parts = 0;
+    const char *p = text;
+    for (;;) {
+        char piece[32];
+        size_t n = strcspn(p, ":");
+        if (n == 0 || n >= sizeof piece || ++parts > 3) {
+            return false;
+        }
+        memcpy(piece, p, n);
+        piece[n] = '\0';
+        double v;
+        if (!parse_double(piece, &v) || !(v >= 0 && v <= MAX_SECONDS)) {
+            return false;
+        }
+        total = total * 60 + v;
+        p += n;
+        if (*p == '\0') {
+            break;
+        }
+        p++;
+    }
+    *out = total;
+    return true;
+}
+
+/* A TI/TB/TW value, "time[/increment[/extension]]", for the sides in
+ * `sides` (bit 0 black, bit 1 white). The extension is not a clock this
+ * program keeps: it is read and left out. */
+static bool parse_clock(const char *value, int sides, struct game_clock *clock, char *why, size_t why_len)
+{
+    char text[96];
+    double parts[3] = {0, 0, 0};
+    if (strlen(value) >= sizeof text) {
+        snprintf(why, why_len, "clock [%.20s...] is too long", value);
+        return false;
+    }
+    strcpy(text, value);
+    char *rest = text;
+    for (int i = 0; i < 3 && rest != NULL; i++) {
+        char *slash = strchr(rest, '/');
+        if (slash != NULL) {
+            *slash = '\0';
+        }
+        if (*rest != '\0' && !parse_clock_time(rest, &parts[i])) {
+            snprintf(why, why_len, "clock [%.40s]: \"%.20s\" is not a time (seconds, m:ss or h:mm:ss)", value, rest);
+            return false;
+        }
+        rest = slash != NULL ? slash + 1 : NULL;
+    }
+    for (int side = 0; side < 2; side++) {
+        if (sides & (1 << side)) {
+            clock->known[side] = true;
+            clock->time[side] = parts[0];
+            clock->increment[side] = parts[1];
+        }
+    }
+    return true;
+}
+
+/* The time left of `side`'s clock in seconds, or -1 when the game has none. */
+static double clock_left(const struct game_clock *clock, int side)
+{
+    if (!clock->known[side]) {
+        return -1;
+    }
+    double left = clock->time[side] - clock->used[side] + clock->increment[side] * clock->moves[side];
+    return left > 0 ? left : 0;
 }
 
 /* Plays `sq` (or passes) on `b`. When the side to move has no move but the
@@ -268,8 +374,9 @@ struct ggf_move {
     int square;
 };
 
-static othello_board *parse_ggf(const char *text, char *why, size_t why_len)
+static othello_board *parse_ggf(const char *text, struct game_clock *clock, char *why, size_t why_len)
 {
+    struct game_clock record = {0};
     const char *p = text;
     while (isspace((unsigned char)*p)) {
         p++;
@@ -393,17 +500,25 @@ static othello_board *parse_ggf(const char *text, char *why, size_t why_len)
                 return NULL;
             }
             int sq;
+            double took;
             char move_why[160];
-            if (!parse_move(value, &sq, move_why, sizeof move_why)) {
+            if (!parse_timed_move(value, &sq, &took, move_why, sizeof move_why)) {
                 snprintf(why, why_len, "move %zu: %s", n_moves + 1, move_why);
                 return NULL;
             }
             moves[n_moves].color = tag[0] == 'B' ? OTHELLO_COLOR_BLACK : OTHELLO_COLOR_WHITE;
             moves[n_moves].square = sq;
             n_moves++;
+            record.used[clock_side(moves[n_moves - 1].color)] += took;
+            record.moves[clock_side(moves[n_moves - 1].color)]++;
+        } else if (strcmp(tag, "TI") == 0 || strcmp(tag, "TB") == 0 || strcmp(tag, "TW") == 0) {
+            int sides = tag[1] == 'I' ? 3 : tag[1] == 'B' ? 1 : 2;
+            if (!parse_clock(value, sides, &record, why, why_len)) {
+                return NULL;
+            }
         }
-        /* Every other property (PC, DT, PB, PW, RE, TI, TM, KM, C, ...) is
-         * about the players and the clock: skipped. */
+        /* Every other property (PC, DT, PB, PW, RE, TM, KM, C, ...) is
+         * about the players: skipped. */
     }
     if (!closed) {
         snprintf(why, why_len, "a GGF game ends with \")\"");
@@ -451,6 +566,9 @@ static othello_board *parse_ggf(const char *text, char *why, size_t why_len)
             return NULL;
         }
     }
+    if (clock != NULL) {
+        *clock = record;
+    }
     return b;
 }
 
@@ -467,6 +585,8 @@ struct session {
     int version;
     bool book; /* play and hint from the engine's opening book */
     int threads; /* limits.threads of every search */
+    double movetime; /* "set movetime": seconds a move, 0 for none */
+    struct game_clock clock; /* from the game's GGF and the moves since */
 
     /* The job on the search thread: its own copy of the game. */
     bool running;
@@ -554,6 +674,19 @@ static void job_go(struct session *s)
     }
     othello_search_limits lim;
     limits_for(s, s->level, &lim, true);
+    /* The level caps the effort; the time, when there is one, decides. */
+    if (s->movetime > 0) {
+        lim.time_limit_ms = (int64_t)(s->movetime * 1000);
+        if (lim.time_limit_ms < 1) {
+            lim.time_limit_ms = 1;
+        }
+    }
+    int side = clock_side(othello_board_side_to_move(b));
+    double left = clock_left(&s->clock, side);
+    if (left >= 0) {
+        lim.clock_remaining_ms = (int64_t)(left * 1000);
+        lim.clock_increment_ms = (int64_t)(s->clock.increment[side] * 1000);
+    }
     othello_search_result r;
     sendf("status thinking");
     if (othello_engine_search(s->engine, b, &lim, &r) != OTHELLO_STATUS_OK) {
@@ -830,7 +963,7 @@ static void cmd_set(struct session *s, char *args)
     char *value = rest_of(args);
     long v;
     if (what == NULL) {
-        send_error("set: what? (depth, game, contempt, book, threads)");
+        send_error("set: what? (depth, game, movetime, contempt, book, threads)");
     } else if (strcmp(what, "depth") == 0) {
         if (!parse_long(value, 1, 60, &v)) {
             send_error("set depth: \"%.40s\" is not a depth 1..60", value);
@@ -840,13 +973,22 @@ static void cmd_set(struct session *s, char *args)
         set_name(s);
     } else if (strcmp(what, "game") == 0) {
         char why[256];
-        othello_board *b = parse_ggf(value, why, sizeof why);
+        struct game_clock clock;
+        othello_board *b = parse_ggf(value, &clock, why, sizeof why);
         if (b == NULL) {
             send_error("set game: %s", why);
             return;
         }
         othello_board_free(s->game);
         s->game = b;
+        s->clock = clock;
+    } else if (strcmp(what, "movetime") == 0) {
+        double t;
+        if (!parse_double(value, &t) || !(t >= 0 && t <= 86400)) {
+            send_error("set movetime: \"%.40s\" is not a number of seconds 0..86400 (0: none)", value);
+            return;
+        }
+        s->movetime = t;
     } else if (strcmp(what, "contempt") == 0) {
         double c;
         if (!parse_double(value, &c) || c < -6400 || c > 6400) {
@@ -879,9 +1021,23 @@ static void cmd_move(struct session *s, const char *token)
         send_error("move: which move?");
         return;
     }
-    if (!parse_move(token, &sq, why, sizeof why) || !apply_move(&s->game, sq, why, sizeof why)) {
+    double took;
+    if (!parse_timed_move(token, &sq, &took, why, sizeof why)) {
         send_error("move: %s", why);
+        return;
     }
+    int side = clock_side(othello_board_side_to_move(s->game));
+    bool must_pass = othello_board_must_pass(s->game);
+    if (!apply_move(&s->game, sq, why, sizeof why)) {
+        send_error("move: %s", why);
+        return;
+    }
+    /* An implied pass gives the move to the other side. */
+    if (must_pass && sq != OTHELLO_PASS) {
+        side = 1 - side;
+    }
+    s->clock.used[side] += took;
+    s->clock.moves[side]++;
 }
 
 /* One input line; false to end the program. */

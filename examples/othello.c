@@ -86,6 +86,7 @@ typedef struct {
     bool autoplay;
     bool book;       /* the opening book: suggest and the engine play from it */
     int threads;     /* limits.threads of the engine's searches (--threads) */
+    int64_t clock_ms; /* the engine's game clock for O (--clock), -1 for none */
     int mistakes;
     /* The last search, for "stats". */
     bool searched;
@@ -643,6 +644,9 @@ static void print_stats(game *g)
            : g->searched_with.strategy == OTHELLO_STRATEGY_CLASSIC ? " (1986 points)"
                                                                   : " (estimate, discs)",
            r->nodes, r->elapsed_ms);
+    if (g->clock_ms >= 0 && g->computer.strategy == OTHELLO_STRATEGY_ENGINE) {
+        printf("  Engine's clock: %" PRId64 ".%03d s left\n", g->clock_ms / 1000, (int)(g->clock_ms % 1000));
+    }
 }
 
 /* ------------------------------------------------------------------------ */
@@ -662,6 +666,10 @@ static int choose(game *g, const player *p)
         lim.book = g->book ? -1 : 0;
         lim.threads = g->threads;
     }
+    bool clocked = p == &g->computer && p->strategy == OTHELLO_STRATEGY_ENGINE && g->clock_ms >= 0;
+    if (clocked) {
+        lim.clock_remaining_ms = g->clock_ms;
+    }
     if (g->seeded) {
         /* Same seed, same game; a different draw at every move. */
         lim.randomness = 1;
@@ -671,6 +679,10 @@ static int choose(game *g, const player *p)
     othello_status st = othello_engine_search(g->engine, g->board, &lim, &g->last);
     if (st != OTHELLO_STATUS_OK) {
         fail(g, "search", st);
+    }
+    if (clocked) {
+        int64_t spent = (int64_t)g->last.elapsed_ms;
+        g->clock_ms = spent < g->clock_ms ? g->clock_ms - spent : 0;
     }
     g->searched = true;
     g->searched_for = othello_board_side_to_move(g->board);
@@ -950,6 +962,10 @@ static void usage(FILE *out)
             "  --threads N     the engine (--engine) searches on N threads, 0..256\n"
             "                  (default 1; 0: one per core): faster on several cores;\n"
             "                  the 1986 skill levels ignore it\n"
+            "  --clock SECONDS the engine (--engine) plays on a game clock of SECONDS\n"
+            "                  for all its moves: it spends a share on each and never\n"
+            "                  runs out (the level caps its effort; 60: as much as the\n"
+            "                  clock allows); stats shows the time left\n"
             "  --help          show this text\n");
 }
 
@@ -1024,6 +1040,13 @@ static void parse_args(game *g, int argc, char **argv, bool *engine_given)
                 exit(2);
             }
             g->seeded = true;
+        } else if ((value = option_value(argc, argv, &i, "--clock")) != NULL) {
+            uint64_t secs;
+            if (!parse_u64(value, &secs) || secs < 1 || secs > 86400) {
+                fprintf(stderr, "othello: --clock wants seconds 1..86400, not '%s'\n", value);
+                exit(2);
+            }
+            g->clock_ms = (int64_t)secs * 1000;
         } else if ((value = option_value(argc, argv, &i, "--threads")) != NULL) {
             int threads = parse_level(value, 0, 256);
             if (threads < 0) {
@@ -1046,6 +1069,7 @@ int main(int argc, char **argv)
     g.size = 8;
     g.book = true;
     g.threads = 1;
+    g.clock_ms = -1;
     g.computer.strategy = OTHELLO_STRATEGY_CLASSIC;
     parse_args(&g, argc, argv, &engine_given);
 

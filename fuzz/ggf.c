@@ -165,13 +165,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     text[size] = '\0';
     fz_note("parse_ggf(\"%.400s\")", text);
     memset(why, 0, sizeof why);
-    b = parse_ggf(text, why, sizeof why);
+    struct game_clock clock;
+    b = parse_ggf(text, &clock, why, sizeof why);
     fz_no_panic("parse_ggf");
     if (b == NULL) {
         FZ_CHECK(why[0] != '\0', "a refused game and no reason");
         FZ_CHECK(memchr(why, '\0', sizeof why) != NULL, "the reason is not terminated");
         free(text);
         return 0;
+    }
+
+    /* A clock it kept is one of times: never negative, never NaN. */
+    for (int side = 0; side < 2; side++) {
+        double left = clock_left(&clock, side);
+        FZ_CHECK(clock.known[side] ? left >= 0 : left == -1, "a clock's time left");
     }
 
     /* The position reached, its history. */

@@ -778,6 +778,30 @@ fn engine_plays_on_threads() {
     );
 }
 
+/// `--clock SECONDS`: the engine plays a whole game at level 60 on a game
+/// clock of 2 seconds, within it; a clock that is no number of seconds is
+/// refused.
+#[test]
+fn engine_plays_on_a_clock() {
+    let start = std::time::Instant::now();
+    let run = play(
+        &["--engine", "60", "--clock", "2", "--no-book"],
+        "\n\nauto\n1\n",
+    );
+    let took = start.elapsed();
+    check_finished(&run);
+    // The 1986 level 1 on X's side takes no time to speak of.
+    assert!(took < std::time::Duration::from_secs(4), "{took:?}");
+    for bad in ["0", "-3", "two"] {
+        let run = play(&["--engine", "8", "--clock", bad], "");
+        assert_eq!(run.status.code(), Some(2), "--clock {bad}");
+        assert!(
+            run.stderr.contains("--clock wants seconds"),
+            "--clock {bad}"
+        );
+    }
+}
+
 #[test]
 fn a_seed_replays_the_same_game() {
     let script = "\n\n2\nauto\n2\n";

@@ -633,6 +633,53 @@ fn hints_and_go_on_threads() {
     assert!(s.finish().is_empty());
 }
 
+/// The time of a `=== MOVE/EVAL/TIME` line, in seconds.
+fn reply_time(line: &str) -> f64 {
+    let time = line.rsplit('/').next().expect("a time");
+    time.parse().expect("a numeric time")
+}
+
+/// `set movetime S` bounds each `go` (level 60 would otherwise think for
+/// minutes), and the game's clock (GGF's TI and each move's time) does too:
+/// a side with little time left answers within its share.
+#[test]
+fn movetime_and_the_games_clock_bound_go() {
+    const SLACK: f64 = 0.1;
+    let mut s = Session::start(nboard_exe(), &[]);
+    s.send("nboard 2");
+    s.send("set depth 60");
+    s.send("set book 0");
+    s.send(&format!("set game {}", ggf(START, &[])));
+    s.ping(1);
+    assert!(s.replies("set movetime 0.3", 2).is_empty());
+    let (lines, _) = s.go();
+    let took = reply_time(lines.last().unwrap());
+    assert!(took <= 0.3 + SLACK, "{took} s\n{}", s.transcript());
+    s.expect_error("set movetime -1", 3, "movetime");
+    s.expect_error("set movetime soon", 4, "movetime");
+    assert!(s.replies("set movetime 0", 5).is_empty());
+    // Black has 10 s for the game and took 9.4 of them: 0.6 s left, of
+    // which a move may take at most half.
+    let game = "(;GM[Othello]PC[tests]PB[a]PW[b]RE[?]TI[0:10/0:00]TY[8]BO[8 ---------------------------O*------*O--------------------------- *]B[F5//9.4]W[D6//1.0];)";
+    s.send(&format!("set game {game}"));
+    s.ping(6);
+    let start = Instant::now();
+    let (lines, _) = s.go();
+    let wall = start.elapsed().as_secs_f64();
+    let took = reply_time(lines.last().unwrap());
+    assert!(
+        took <= 0.3 + SLACK && wall <= 0.3 + 2.0 * SLACK,
+        "{took} s, {wall} s"
+    );
+    // A clock that is no time is refused, and the game kept.
+    s.expect_error(
+        &format!("set game {}", game.replace("TI[0:10/0:00]", "TI[ten]")),
+        7,
+        "not a time",
+    );
+    assert!(s.finish().is_empty());
+}
+
 /// `ping` stops deep searches at once; their result comes before the pong.
 #[test]
 fn ping_during_searches() {
