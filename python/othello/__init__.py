@@ -82,6 +82,7 @@ __all__ = [
     "BusyError",
     "PanicError",
     "StoppedError",
+    "OutOfMemoryError",
     "Board",
     "Engine",
     "SearchProgress",
@@ -1179,13 +1180,13 @@ class Engine:
     def evaluation(self, value: Union[Evaluation, int]) -> None:
         _check(_lib.othello_engine_set_evaluation(self._h, _c_int(int(value), "evaluation")))
 
-    def load_weights(self, source: Union[str, "os.PathLike[str]", bytes, bytearray]) -> None:
+    def load_weights(self, source: Union[str, os.PathLike[str], bytes, bytearray]) -> None:
         """Loads trained pattern weights, from a file path or from the bytes
         of such a file, and searches with them (``Evaluation.TRAINED``).
         ``InvalidArgumentError`` for an unreadable or corrupt file."""
         self._load(source, _lib.othello_engine_load_weights, _lib.othello_engine_load_weights_buffer)
 
-    def _load(self, source: Union[str, "os.PathLike[str]", bytes, bytearray], from_path: Callable[[_Handle, bytes], int], from_buffer: Callable[[_Handle, Any, int], int]) -> None:
+    def _load(self, source: Union[str, os.PathLike[str], bytes, bytearray], from_path: Callable[[_Handle, bytes], int], from_buffer: Callable[[_Handle, Any, int], int]) -> None:
         """Calls ``from_buffer`` with the bytes of ``source``, or ``from_path``
         with its path: the loaders of weights and books."""
         if isinstance(source, (bytes, bytearray)):
@@ -1206,7 +1207,7 @@ class Engine:
     def book(self, value: Union[Book, int]) -> None:
         _check(_lib.othello_engine_set_book(self._h, _c_int(int(value), "book")))
 
-    def load_book(self, source: Union[str, "os.PathLike[str]", bytes, bytearray]) -> None:
+    def load_book(self, source: Union[str, os.PathLike[str], bytes, bytearray]) -> None:
         """Loads an opening book, from a file path or from the bytes of such
         a file (written by ``othello-book merge``), and plays from it
         (``Book.LOADED``). ``InvalidArgumentError`` for an unreadable,
