@@ -21,7 +21,6 @@ use std::ffi::OsStr;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{self, Command};
-use std::time::SystemTime;
 
 mod cbuild;
 use cbuild::{lib_dir, manifest_dir, on_path, program, run, Build, ASAN_ENV};
@@ -60,40 +59,15 @@ impl Drop for TempDir {
     }
 }
 
-/// The target directory and the cargo profile of this test run: the test
-/// executable is `<target>/<profile dir>/deps/<test>`, the profile dir of
-/// `dev` being `debug`.
-fn target_and_profile() -> (PathBuf, String) {
-    let profile_dir = lib_dir()
-        .ancestors()
-        .find(|dir| dir.file_name() != Some(OsStr::new("deps")))
-        .expect("target/<profile>")
-        .to_path_buf();
-    let name = profile_dir
-        .file_name()
-        .and_then(OsStr::to_str)
-        .expect("a profile directory name");
-    let profile = if name == "debug" { "dev" } else { name }.to_string();
-    let target = profile_dir.parent().expect("the target directory");
-    (target.to_path_buf(), profile)
-}
-
-fn modified(file: &Path) -> SystemTime {
-    fs::metadata(file)
-        .and_then(|m| m.modified())
-        .unwrap_or_else(|e| panic!("{}: {e}", file.display()))
-}
-
 /// The package of `python/` as a new user gets it: a wheel built by pip,
 /// installed into a fresh virtual environment outside the checkout, with
 /// pytest; then `python/tests` run there by pytest (InstalledTest checks
 /// that they import the installed copy and its own library). pip fetches
 /// setuptools-rust and pytest from PyPI (from its cache after the first
-/// run). The wheel's cargo build goes to this test run's target directory
-/// and profile, with the crate types of Cargo.toml: it finds the library
-/// cargo built for these tests up to date and compiles nothing, which is
-/// checked (a second build would cost minutes and replace the library
-/// under the feet of the other tests).
+/// run). The wheel ships the library cargo built for this test run
+/// (`OTHELLO_PREBUILT_LIBRARY`, python/setup.py): its own cargo build of
+/// the package alone would not find that build fresh under `cargo test
+/// --workspace`, and would compile cbindgen and the library once more.
 #[test]
 fn python_package() {
     let python3 = on_path("python3").expect(
@@ -114,9 +88,7 @@ fn python_package() {
             .env("PIP_DISABLE_PIP_VERSION_CHECK", "1");
     };
 
-    let (target, profile) = target_and_profile();
     let built = lib_dir().join("libothello.so");
-    let before = modified(&built);
     let dist = work.0.join("dist");
     let mut wheel = Command::new(&python);
     python_env(&mut wheel);
@@ -126,14 +98,7 @@ fn python_package() {
             .args(["-m", "pip", "wheel", "--quiet", "--no-deps", "--wheel-dir"])
             .arg(&dist)
             .arg(manifest_dir().join("python"))
-            .env("CARGO_TARGET_DIR", &target)
-            .env("SETUPTOOLS_RUST_CARGO_PROFILE", &profile),
-    );
-    assert_eq!(
-        modified(&built),
-        before,
-        "building the wheel rebuilt {}: its cargo build should have been this test run's",
-        built.display()
+            .env("OTHELLO_PREBUILT_LIBRARY", &built),
     );
     let wheels: Vec<PathBuf> = fs::read_dir(&dist)
         .expect("the wheel directory")
@@ -178,7 +143,7 @@ fn python_package() {
     for word in ["failed", "skipped", "error", "xfail"] {
         assert!(!summary.contains(word), "{summary}");
     }
-    // The wheel's library is the one cargo built for this test run.
+    // The installed library is the one cargo built for this test run.
     let site = venv.join("lib");
     let shipped = find_file(&site, "libothello.abi3.so")
         .unwrap_or_else(|| panic!("no libothello.abi3.so under {}", site.display()));
