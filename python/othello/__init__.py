@@ -1186,7 +1186,12 @@ class Engine:
         ``InvalidArgumentError`` for an unreadable or corrupt file."""
         self._load(source, _lib.othello_engine_load_weights, _lib.othello_engine_load_weights_buffer)
 
-    def _load(self, source: Union[str, os.PathLike[str], bytes, bytearray], from_path: Callable[[_Handle, bytes], int], from_buffer: Callable[[_Handle, Any, int], int]) -> None:
+    def _load(
+        self,
+        source: Union[str, os.PathLike[str], bytes, bytearray],
+        from_path: Callable[[_Handle, bytes], int],
+        from_buffer: Callable[[_Handle, Any, int], int],
+    ) -> None:
         """Calls ``from_buffer`` with the bytes of ``source``, or ``from_path``
         with its path: the loaders of weights and books."""
         if isinstance(source, (bytes, bytearray)):

@@ -672,7 +672,8 @@ class InstalledTest(unittest.TestCase):
         # A directory holding libothello.so works too.
         (self.tmp / "lib").mkdir()
         (self.tmp / "lib" / "libothello.so").symlink_to(lib)
-        out = _python(["-c", self.LOOKUP], self.tmp, {**path, "OTHELLO_LIBRARY": str(self.tmp / "lib")})
+        lib_dir = {**path, "OTHELLO_LIBRARY": str(self.tmp / "lib")}
+        out = _python(["-c", self.LOOKUP], self.tmp, lib_dir)
         self.assertEqual(out.returncode, 0, out.stderr)
         self.assertEqual(out.stdout.strip(), str(self.tmp / "lib" / "libothello.so"))
         # A wrong path is an ImportError that says what to do.
