@@ -8,11 +8,11 @@
 #                               package CMD for each command CMD missing
 #                               (.ci/run: clang, for fuzz/run.sh)
 #
-# The set-up: the C and C++ compilers, make, python3, pkg-config, CMake and
-# valgrind with apt-get (as root, or through sudo) when they are missing;
-# cargo-c, for the install test (tests/install.rs), with `cargo install` when
-# `cargo cinstall` is missing (a one-time build of 10 to 35 minutes); rustfmt
-# and clippy with rustup. Without apt-get, a missing tool needed by the tests
+# The set-up: the C and C++ compilers, make, python3 with venv, pkg-config,
+# CMake and valgrind with apt-get (as root, or through sudo) when they are
+# missing; cargo-c, for the install test (tests/install.rs), with `cargo
+# install` when `cargo cinstall` is missing (a one-time build of 10 to 35
+# minutes); rustfmt and clippy with rustup. Without apt-get, a missing tool needed by the tests
 # is an error that names it; valgrind alone is optional (its runs are then
 # skipped, as README.md says).
 set -euo pipefail
@@ -56,6 +56,9 @@ need cc gcc
 need g++ g++
 need make make
 need python3 python3
+# tests/bindings.rs makes a virtual environment: Debian ships venv's
+# ensurepip apart from python3. (pip then fetches from PyPI.)
+python3 -c 'import ensurepip, venv' 2>/dev/null || required+=(python3-venv)
 need pkg-config pkg-config
 need cmake cmake
 command -v valgrind >/dev/null || optional+=(valgrind)

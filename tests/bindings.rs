@@ -1,13 +1,14 @@
-//! The language bindings of `examples/`, run against the library cargo built
-//! for this test run:
+//! The language bindings, run against the library cargo built for this test
+//! run:
 //!
-//! - Python (`examples/python/othello.py`, ctypes): its unittest suite
-//!   `examples/python/test_othello.py` (a whole game, undo/redo, a progress
-//!   callback written in Python, stop from another Python thread, BUSY,
-//!   errors as exceptions, context managers and garbage collection, the
-//!   opening book (built-in, none, loaded from `weights/book.bin`), the
-//!   header's functions and codes all declared, `play.py` scripted), run with
-//!   `python3 -m unittest` and `OTHELLO_LIBRARY` naming the library;
+//! - Python (`python/`, the `othello` package: a ctypes binding with the
+//!   library inside): a wheel built with pip, installed into a fresh virtual
+//!   environment outside the checkout, and its tests `python/tests` (a whole
+//!   game, undo/redo, a progress callback written in Python, stop from
+//!   another Python thread, BUSY, errors as exceptions, context managers and
+//!   garbage collection, the opening book (built-in, none, loaded from
+//!   `weights/book.bin`), the header's functions and codes all declared, the
+//!   library lookup, `python -m othello` scripted) run there with pytest;
 //! - C++ (`examples/cpp/othello.hpp`): `demo.cpp` and
 //!   `tests/cpp/wrapper_test.cpp` (given the path of `weights/book.bin`,
 //!   which it loads as a book), compiled with
@@ -15,8 +16,11 @@
 //!   C++20) and run; the test once more against the static library under
 //!   AddressSanitizer + UBSan, whose leak check proves the handles freed.
 
-use std::path::PathBuf;
-use std::process::Command;
+use std::env;
+use std::ffi::OsStr;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{self, Command};
 
 mod cbuild;
 use cbuild::{lib_dir, manifest_dir, on_path, program, run, Build, ASAN_ENV};
@@ -33,35 +37,137 @@ const CXX_FLAGS: &[&str] = &[
 // ---------------------------------------------------------------------------
 // Python
 
+/// A directory under the system's temporary directory, outside the
+/// checkout (the package must not be importable from where it runs),
+/// removed when dropped.
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(name: &str) -> TempDir {
+        let dir = env::temp_dir().join(format!("{name}-{}", process::id()));
+        if dir.exists() {
+            fs::remove_dir_all(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
+        }
+        fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
+        TempDir(dir)
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = fs::remove_dir_all(&self.0);
+    }
+}
+
+/// The package of `python/` as a new user gets it: a wheel built by pip,
+/// installed into a fresh virtual environment outside the checkout, with
+/// pytest; then `python/tests` run there by pytest (InstalledTest checks
+/// that they import the installed copy and its own library). pip fetches
+/// setuptools-rust and pytest from PyPI (from its cache after the first
+/// run). The wheel ships the library cargo built for this test run
+/// (`OTHELLO_PREBUILT_LIBRARY`, python/setup.py): its own cargo build of
+/// the package alone would not find that build fresh under `cargo test
+/// --workspace`, and would compile cbindgen and the library once more.
 #[test]
-fn python_binding() {
+fn python_package() {
+    let python3 = on_path("python3").expect(
+        "python3 is not on PATH: the Python package cannot be tested (./test.sh installs it)",
+    );
+    let work = TempDir::new("othello-python-package");
+    let venv = work.0.join("venv");
+    run(
+        "python3 -m venv (./test.sh installs python3-venv)",
+        Command::new(&python3).args(["-m", "venv"]).arg(&venv),
+    );
+    let python = venv.join("bin").join("python");
+    let python_env = |cmd: &mut Command| {
+        cmd.current_dir(&work.0)
+            .env_remove("PYTHONPATH")
+            .env_remove("OTHELLO_LIBRARY")
+            .env("PYTHONDONTWRITEBYTECODE", "1")
+            .env("PIP_DISABLE_PIP_VERSION_CHECK", "1");
+    };
+
+    let built = lib_dir().join("libothello.so");
+    let dist = work.0.join("dist");
+    let mut wheel = Command::new(&python);
+    python_env(&mut wheel);
+    run(
+        "pip wheel python/",
+        wheel
+            .args(["-m", "pip", "wheel", "--quiet", "--no-deps", "--wheel-dir"])
+            .arg(&dist)
+            .arg(manifest_dir().join("python"))
+            .env("OTHELLO_PREBUILT_LIBRARY", &built),
+    );
+    let wheels: Vec<PathBuf> = fs::read_dir(&dist)
+        .expect("the wheel directory")
+        .map(|e| e.expect("a directory entry").path())
+        .collect();
+    assert_eq!(wheels.len(), 1, "one wheel: {wheels:?}");
+    let wheel_name = wheels[0].file_name().and_then(OsStr::to_str).unwrap_or("");
     assert!(
-        on_path("python3").is_some(),
-        "python3 is not on PATH: the Python binding cannot be tested (./test.sh installs it)"
+        wheel_name.starts_with(&format!("othello-{}-", env!("CARGO_PKG_VERSION")))
+            && wheel_name.ends_with(".whl"),
+        "{wheel_name}"
     );
-    let lib = lib_dir().join("libothello.so");
+
+    let mut install = Command::new(&python);
+    python_env(&mut install);
+    run(
+        "pip install the wheel and pytest",
+        install
+            .args(["-m", "pip", "install", "--quiet"])
+            .arg(&wheels[0])
+            .arg("pytest>=7"),
+    );
+    let mut pytest = Command::new(&python);
+    python_env(&mut pytest);
     let out = run(
-        "the Python tests (examples/python/test_othello.py)",
-        Command::new("python3")
-            .args(["-m", "unittest", "discover", "-v", "-s"])
-            .arg(manifest_dir().join("examples").join("python"))
-            .args(["-p", "test_*.py"])
-            .current_dir(manifest_dir())
-            .env("OTHELLO_LIBRARY", &lib)
-            .env("PYTHONDONTWRITEBYTECODE", "1"),
+        "pytest python/tests against the installed package",
+        pytest
+            .args(["-m", "pytest", "-v", "-p", "no:cacheprovider"])
+            .arg(manifest_dir().join("python").join("tests")),
     );
-    // unittest reports on stderr.
-    let report = String::from_utf8_lossy(&out.stderr);
+    let report = String::from_utf8_lossy(&out.stdout);
     print!("{report}");
-    let ran = report
-        .lines()
-        .find_map(|l| l.strip_prefix("Ran "))
-        .and_then(|l| l.split(' ').next())
-        .and_then(|n| n.parse::<usize>().ok())
-        .expect("unittest's \"Ran N tests\" line");
-    assert!(ran >= 20, "only {ran} Python tests ran");
-    assert!(report.trim_end().ends_with("OK"), "{report}");
-    assert!(!report.contains("skipped"), "no Python test may be skipped");
+    let summary = report.lines().last().unwrap_or("");
+    let passed = summary
+        .split([' ', '='])
+        .collect::<Vec<_>>()
+        .windows(2)
+        .find(|w| w[1] == "passed")
+        .and_then(|w| w[0].parse::<usize>().ok())
+        .unwrap_or_else(|| panic!("pytest's summary line: {summary:?}"));
+    assert!(passed >= 30, "only {passed} Python tests passed");
+    for word in ["failed", "skipped", "error", "xfail"] {
+        assert!(!summary.contains(word), "{summary}");
+    }
+    // The installed library is the one cargo built for this test run.
+    let site = venv.join("lib");
+    let shipped = find_file(&site, "libothello.abi3.so")
+        .unwrap_or_else(|| panic!("no libothello.abi3.so under {}", site.display()));
+    assert!(
+        fs::read(&shipped).ok() == fs::read(&built).ok(),
+        "{} is not {}",
+        shipped.display(),
+        built.display()
+    );
+}
+
+/// The file called `name` under `dir`, at any depth.
+fn find_file(dir: &Path, name: &str) -> Option<PathBuf> {
+    for entry in fs::read_dir(dir).ok()? {
+        let path = entry.ok()?.path();
+        if path.is_dir() {
+            if let Some(found) = find_file(&path, name) {
+                return Some(found);
+            }
+        } else if path.file_name().is_some_and(|n| n == name) {
+            return Some(path);
+        }
+    }
+    None
 }
 
 // ---------------------------------------------------------------------------

@@ -419,7 +419,7 @@ fn python_env() -> Command {
     );
     let binding = env::var_os("OTHELLO_PYTHON_PATH")
         .map(PathBuf::from)
-        .unwrap_or_else(|| manifest_dir().join("examples").join("python"));
+        .unwrap_or_else(|| manifest_dir().join("python"));
     let mut cmd = Command::new("python3");
     cmd.current_dir(manifest_dir())
         .env("PYTHONPATH", binding)

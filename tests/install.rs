@@ -3,13 +3,16 @@
 //!
 //! - `cargo cinstall` into a temporary prefix: the shared library with its
 //!   SONAME and version links, the static library, `othello.h` (the committed
-//!   header, byte for byte) and `othello.pc` (version, flags, the private
-//!   libraries the static library needs);
+//!   header, byte for byte), the C++ wrapper `othello.hpp` beside it and
+//!   `othello.pc` (version, flags, the private libraries the static library
+//!   needs);
 //! - `tests/install/app.c` built with `pkg-config --cflags --libs othello`
 //!   (shared, found at run time through the prefix's libdir) and with
-//!   `--static` (no libothello.so needed at run time), and the CMake project
-//!   `tests/install/CMakeLists.txt` (`pkg_check_modules(... IMPORTED_TARGET
-//!   othello)`); each must play a whole game.
+//!   `--static` (no libothello.so needed at run time), `tests/install/app.cpp`
+//!   (`#include <othello.hpp>`, the installed wrapper) with pkg-config, and
+//!   the CMake project `tests/install/CMakeLists.txt`
+//!   (`pkg_check_modules(... IMPORTED_TARGET othello)`), which builds both;
+//!   each must play a whole game.
 //!
 //! cargo-c, pkg-config and cmake must be installed (README.md's test command,
 //! `./test.sh`, installs them when they are missing): the tests fail, they do
@@ -223,6 +226,19 @@ fn installed_files_pkg_config_file_and_soname() {
         fs::read(manifest_dir().join("include").join("othello.h")).expect("include/othello.h"),
         "the installed header is the committed one"
     );
+    // The C++ wrapper, byte for byte the one of examples/cpp, beside it.
+    let wrapper = inst.prefix.join("include").join("othello.hpp");
+    assert_eq!(
+        fs::read(&wrapper).unwrap_or_else(|e| panic!("{}: {e}", wrapper.display())),
+        fs::read(
+            manifest_dir()
+                .join("examples")
+                .join("cpp")
+                .join("othello.hpp")
+        )
+        .expect("examples/cpp/othello.hpp"),
+        "the installed wrapper is examples/cpp/othello.hpp"
+    );
     // The libraries: the real file and its two links.
     let real = inst.libdir.join(format!("libothello.so.{v}"));
     let meta = fs::symlink_metadata(&real).unwrap_or_else(|e| panic!("{}: {e}", real.display()));
@@ -346,6 +362,51 @@ fn pkg_config_static() {
     check_game(&out, "static");
 }
 
+/// The C++ wrapper from the prefix: `#include <othello.hpp>`, which
+/// includes the `othello.h` beside it, compiled with the flags pkg-config
+/// gives and nothing else on the include path.
+#[test]
+fn pkg_config_cpp() {
+    let inst = installed();
+    let source = manifest_dir().join("tests").join("install").join("app.cpp");
+    let flags = pkg_config(&["--cflags", "--libs", "othello"]);
+    let cflags = pkg_config(&["--cflags", "othello"]);
+    let libdir = pkg_config(&["--variable=libdir", "othello"]);
+    let std_flags = ["-std=c++17", "-Wall", "-Wextra", "-Wpedantic", "-Werror"];
+    // The headers it includes are the installed ones (g++ -M lists them).
+    let deps = run(
+        "g++ -M with pkg-config --cflags othello",
+        Command::new("g++")
+            .args(std_flags)
+            .arg("-M")
+            .arg(&source)
+            .args(cflags.split_whitespace()),
+    );
+    let deps = stdout(&deps);
+    for header in ["othello.hpp", "othello.h"] {
+        let installed = inst.prefix.join("include").join(header);
+        assert!(
+            deps.split_whitespace()
+                .any(|d| Path::new(d) == installed.as_path()),
+            "app.cpp should include {}:\n{deps}",
+            installed.display()
+        );
+    }
+    let exe = work_dir().join("app_cpp");
+    run(
+        "g++ with pkg-config --cflags --libs othello",
+        Command::new("g++")
+            .args(std_flags)
+            .arg("-o")
+            .arg(&exe)
+            .arg(&source)
+            .args(flags.split_whitespace())
+            .arg(format!("-Wl,-rpath,{libdir}")),
+    );
+    let out = run("the C++ build", &mut program(&exe));
+    check_game(&out, "c++");
+}
+
 #[test]
 fn cmake_project() {
     assert!(
@@ -374,4 +435,6 @@ fn cmake_project() {
     // prefix's libdir as the build tree's rpath.
     let out = run("the CMake build", &mut program(&build.join("app")));
     check_game(&out, "cmake");
+    let out = run("the CMake C++ build", &mut program(&build.join("app_cpp")));
+    check_game(&out, "cmake c++");
 }

@@ -38,6 +38,8 @@
 #include <span>
 #endif
 
+// Quoted: found beside this file where both are installed (cargo cinstall
+// puts them in PREFIX/include), else on the include path (-Iinclude here).
 #include "othello.h"
 
 #if OTHELLO_VERSION_MAJOR == 0 && OTHELLO_VERSION_MINOR < 3

@@ -1,29 +1,40 @@
-"""Tests of othello.py (unittest; pytest runs them too).
+"""Tests of the othello package, run with pytest against the INSTALLED
+package (a wheel in a virtual environment), never the checkout's python/:
 
-    OTHELLO_LIBRARY=target/debug/libothello.so python3 -m unittest discover -s examples/python -v
+    pip install ./python pytest     # in a virtual environment
+    cd /tmp && python -m pytest -p no:cacheprovider /path/to/checkout/python/tests
 
-`cargo test` runs them through tests/bindings.rs with the library it built.
+pyproject.toml's --import-mode=importlib keeps python/ off sys.path, and a
+directory outside the checkout keeps it out of the way of ``python -m``;
+InstalledTest checks that ``import othello`` found the installed copy and
+its library. `cargo test --test bindings` builds the wheel, installs it into
+a fresh virtual environment and runs these tests there (tests/bindings.rs).
+The checkout (include/othello.h, weights/book.bin, Cargo.toml) is found
+from this file's path.
 """
 
 from __future__ import annotations
 
 import ctypes
 import gc
+import importlib.metadata
 import os
 import re
+import shutil
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import unittest
 from pathlib import Path
+from typing import Dict, List, Optional
 
-HERE = Path(__file__).resolve().parent
-ROOT = HERE.parent.parent
-sys.path.insert(0, str(HERE))
+import othello
+from othello import Color, Square
 
-import othello  # noqa: E402
-from othello import Color, Square  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent.parent
+PACKAGE = Path(othello.__file__).resolve().parent
 
 # FFO endgame position #1 (14 empties) and the exact scores of its moves.
 FFO1 = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X"
@@ -51,6 +62,20 @@ class BoardTest(unittest.TestCase):
             self.assertFalse(b.can_undo or b.can_redo or b.must_pass or b.is_game_over)
             self.assertEqual(b.history(), [])
             self.assertEqual(b.transcript(), "")
+
+    def test_text_forms(self):
+        with othello.Board() as b:
+            b.play("f5")
+            lines = str(b).splitlines()
+            self.assertEqual(lines[0], "  a b c d e f g h")
+            self.assertEqual(lines[5], "5 - - - X X X - -")
+            self.assertEqual(lines[-1], "white (O) to move")
+            self.assertEqual(b.to_string()[-2:], " O")
+            self.assertEqual(repr(b), f"<othello.Board {b.to_string()!r}>")
+        with othello.Board.from_string("X" * 63 + "- X") as b:
+            self.assertTrue(b.is_game_over)
+            self.assertEqual(str(b).splitlines()[-1], "game over: black (X) 63, white (O) 0")
+        self.assertEqual(str(b), "<othello.Board (closed)>")
 
     def test_squares(self):
         self.assertEqual(Square("a1"), 0)
@@ -527,7 +552,7 @@ class ModuleTest(unittest.TestCase):
         in_header = set(re.findall(r"\b(othello_\w+)\(", header))
         in_header -= {"othello_progress_fn"}
         declared = set(othello._PROTOTYPES)
-        self.assertEqual(in_header - declared, set(), "functions missing from othello.py")
+        self.assertEqual(in_header - declared, set(), "functions missing from the othello package")
         self.assertLessEqual(declared - in_header, othello._OPTIONAL)
         # The library under test comes with this header: it has them all.
         for name in in_header:
@@ -575,47 +600,110 @@ class ModuleTest(unittest.TestCase):
         header = (ROOT / "include" / "othello.h").read_text()
         self.assertIn(f'#define OTHELLO_VERSION_STRING "{othello.HEADER_VERSION}"', header)
 
-    def test_library_lookup(self):
-        env = os.environ.get("OTHELLO_LIBRARY")
-        if env:
-            self.assertEqual(othello.library_path(), env)
-        code = "import othello; print(othello.library_path())"
-        # A directory works too.
-        lib_dir = str(Path(othello.library_path()).parent)
-        if os.path.isfile(os.path.join(lib_dir, "libothello.so")):
-            out = subprocess.run(
-                [sys.executable, "-c", code],
-                cwd=HERE,
-                env={**os.environ, "OTHELLO_LIBRARY": lib_dir},
-                capture_output=True,
-                text=True,
-                timeout=60,
-            )
-            self.assertEqual(out.returncode, 0, out.stderr)
-            self.assertEqual(out.stdout.strip(), os.path.join(lib_dir, "libothello.so"))
+
+def _python(
+    args: List[str], cwd: Path, env: Optional[Dict[str, str]] = None, text: str = ""
+) -> "subprocess.CompletedProcess[str]":
+    """Runs this Python with ``args`` in ``cwd`` (never the checkout's
+    python/, which ``-c`` and ``-m`` would put first on sys.path)."""
+    return subprocess.run(
+        [sys.executable, *args],
+        cwd=cwd,
+        env={**os.environ, **(env or {})},
+        input=text,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+class InstalledTest(unittest.TestCase):
+    """The package under test is an installed one, with its own library;
+    the other places the module looks for a library, in a copy of it."""
+
+    LOOKUP = "import othello; print(othello.library_path())"
+
+    def setUp(self) -> None:
+        self.tmp = Path(tempfile.mkdtemp(prefix="othello-test-"))
+        self.addCleanup(shutil.rmtree, self.tmp)
+
+    def test_installed_not_the_checkout(self):
+        self.assertNotIn(
+            ROOT / "python",
+            PACKAGE.parents,
+            f"othello was imported from the checkout ({PACKAGE}), not an installed copy",
+        )
+        self.assertIn("-packages", PACKAGE.parts[-2], PACKAGE)
+        self.assertTrue((PACKAGE / "py.typed").is_file(), "the wheel ships py.typed")
+        lib = Path(othello.library_path())
+        self.assertEqual(lib.parent, PACKAGE, "the package's own copy of the library")
+        self.assertRegex(lib.name, r"^libothello.*\.so$")
+
+    def test_versions_agree(self):
+        cargo = (ROOT / "Cargo.toml").read_text()
+        crate = re.search(r'^version = "([^"]+)"', cargo, re.M)
+        self.assertIsNotNone(crate)
+        assert crate is not None
+        self.assertEqual(importlib.metadata.version("othello"), crate.group(1))
+        self.assertEqual(othello.version(), crate.group(1))
+
+    def test_own_library_comes_first(self):
+        # OTHELLO_LIBRARY is not even looked at: the wheel's library matches
+        # the module's declarations.
+        out = _python(
+            ["-c", self.LOOKUP], self.tmp, {"OTHELLO_LIBRARY": "/nonexistent/libothello.so"}
+        )
+        self.assertEqual(out.returncode, 0, out.stderr)
+        self.assertEqual(out.stdout.strip(), othello.library_path())
+
+    def _copy_module(self, parent: Path) -> None:
+        """The package's Python files, without its library, in parent/othello."""
+        (parent / "othello").mkdir(parents=True)
+        for name in ("__init__.py", "__main__.py"):
+            shutil.copy(PACKAGE / name, parent / "othello" / name)
+
+    def test_othello_library_variable(self):
+        lib = othello.library_path()
+        self._copy_module(self.tmp / "module")
+        path = {"PYTHONPATH": str(self.tmp / "module")}
+        out = _python(["-c", self.LOOKUP], self.tmp, {**path, "OTHELLO_LIBRARY": lib})
+        self.assertEqual(out.returncode, 0, out.stderr)
+        self.assertEqual(out.stdout.strip(), lib)
+        # A directory holding libothello.so works too.
+        (self.tmp / "lib").mkdir()
+        (self.tmp / "lib" / "libothello.so").symlink_to(lib)
+        lib_dir = {**path, "OTHELLO_LIBRARY": str(self.tmp / "lib")}
+        out = _python(["-c", self.LOOKUP], self.tmp, lib_dir)
+        self.assertEqual(out.returncode, 0, out.stderr)
+        self.assertEqual(out.stdout.strip(), str(self.tmp / "lib" / "libothello.so"))
         # A wrong path is an ImportError that says what to do.
-        out = subprocess.run(
-            [sys.executable, "-c", code],
-            cwd=HERE,
-            env={**os.environ, "OTHELLO_LIBRARY": "/nonexistent/libothello.so"},
-            capture_output=True,
-            text=True,
-            timeout=60,
+        out = _python(
+            ["-c", self.LOOKUP], self.tmp, {**path, "OTHELLO_LIBRARY": "/nonexistent/libothello.so"}
         )
         self.assertNotEqual(out.returncode, 0)
         self.assertIn("ImportError", out.stderr)
         self.assertIn("OTHELLO_LIBRARY", out.stderr)
 
+    def test_checkout_target_directory(self):
+        # A checkout's layout: Cargo.toml, python/othello/, target/release/.
+        checkout = self.tmp / "checkout"
+        self._copy_module(checkout / "python")
+        (checkout / "Cargo.toml").write_text("")
+        (checkout / "target" / "release").mkdir(parents=True)
+        built = checkout / "target" / "release" / "libothello.so"
+        built.symlink_to(othello.library_path())
+        env = {"PYTHONPATH": str(checkout / "python"), "OTHELLO_LIBRARY": ""}
+        out = _python(["-c", self.LOOKUP], self.tmp, env)
+        self.assertEqual(out.returncode, 0, out.stderr)
+        self.assertEqual(out.stdout.strip(), str(built))
 
-class PlayScriptTest(unittest.TestCase):
-    def run_play(self, args, text):
-        return subprocess.run(
-            [sys.executable, str(HERE / "play.py"), *args],
-            input=text,
-            capture_output=True,
-            text=True,
-            timeout=120,
-        )
+
+class PlayTest(unittest.TestCase):
+    """``python -m othello``, the console game, scripted."""
+
+    def run_play(self, args: List[str], text: str) -> "subprocess.CompletedProcess[str]":
+        with tempfile.TemporaryDirectory() as cwd:
+            return _python(["-m", "othello", *args], Path(cwd), text=text)
 
     def test_a_game(self):
         out = self.run_play(
@@ -633,18 +721,26 @@ class PlayScriptTest(unittest.TestCase):
         self.assertIn("hint: ", text)
         m = re.search(r"Game over: black (\d+), white (\d+): (you win|you lose|a draw)\.", text)
         self.assertIsNotNone(m, text[-2000:])
+        assert m is not None
         self.assertLessEqual(int(m.group(1)) + int(m.group(2)), 64)
-        transcript = re.search(r"transcript: (\S+)", text).group(1)
-        self.assertTrue(transcript.startswith("f5"))
-        othello.Board.from_transcript(transcript).close()
+        t = re.search(r"transcript: (\S+)", text)
+        assert t is not None
+        self.assertTrue(t.group(1).startswith("f5"))
+        othello.Board.from_transcript(t.group(1)).close()
 
-    def test_white_and_end_of_input(self):
+    def test_quit_and_end_of_input(self):
+        for command in ("q\n", "quit\n"):
+            out = self.run_play([], command)
+            self.assertEqual(out.returncode, 0, out.stderr)
+            self.assertIn("Type help for the commands.", out.stdout)
+            self.assertTrue(out.stdout.rstrip().endswith("Bye!"), out.stdout)
         out = self.run_play(["--white", "--level", "1"], "")
         self.assertEqual(out.returncode, 0, out.stderr)
         self.assertIn("the engine plays", out.stdout)
         self.assertIn("Bye!", out.stdout)
         out = self.run_play(["--level", "99"], "")
         self.assertEqual(out.returncode, 2)
+        self.assertIn("python -m othello", out.stderr)
 
 
 if __name__ == "__main__":

@@ -1,29 +1,23 @@
-#!/usr/bin/env python3
-"""play.py: a text game of Othello against the engine, on othello.py.
+"""python -m othello: a text game of Othello against the engine.
 
-    python3 examples/python/play.py [--level N] [--white] [--seed S] [--size N]
+    python -m othello [--level N] [--white] [--seed S] [--size N] [--randomness N]
 
 You are X (black, moving first) unless --white. At the prompt type a move
 (``f5``, either case), or one of: ``moves`` (your legal moves), ``hint``
 (the engine's suggestion), ``undo`` (take back your last move and the
 engine's reply), ``redo``, ``auto`` (the engine plays the rest of your moves
-too), ``board``, ``help``, ``quit``. Passes are played for you. End of input
-ends the game.
-
-The library is found as othello.py explains (OTHELLO_LIBRARY, the build
-directories, the system): build it first with ``cargo build --release``.
+too), ``board``, ``help``, ``quit`` (or ``q``). Passes are played for you.
+End of input ends the game.
 """
 
 from __future__ import annotations
 
 import argparse
-import os
 import sys
+from typing import List, Optional
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-
-import othello  # noqa: E402
-from othello import Color  # noqa: E402
+import othello
+from othello import Color
 
 HELP = """commands: a move (f5), moves, hint, undo, redo, auto, board, help, quit"""
 
@@ -38,8 +32,10 @@ def show(board: othello.Board) -> None:
         print(f"{side} to move; black {black}, white {white}")
 
 
-def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description="Play Othello against the engine.")
+def main(argv: Optional[List[str]] = None) -> int:
+    ap = argparse.ArgumentParser(
+        prog="python -m othello", description="Play Othello against the engine."
+    )
     ap.add_argument("--level", type=int, default=4, help="engine level 0..60 (default 4)")
     ap.add_argument("--white", action="store_true", help="play white (the engine starts)")
     ap.add_argument("--seed", type=int, default=0, help="seed of the engine's choices")

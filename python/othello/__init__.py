@@ -1,14 +1,19 @@
 """othello: Python bindings of the othello C library (libothello), with ctypes.
 
-No build step: this module loads the shared library and declares every
-function of ``include/othello.h``. Where it looks for the library, in order:
+This module loads the shared library and declares every function of
+``include/othello.h``. Where it looks for the library, in order:
 
-1. the environment variable ``OTHELLO_LIBRARY``: the path of ``libothello.so``
+1. its own copy, ``libothello*.so`` beside this file: the one a wheel
+   (``pip install ./python``) ships, built with the package; when it is
+   there, nothing else is tried;
+2. the environment variable ``OTHELLO_LIBRARY``: the path of ``libothello.so``
    (or of a directory holding it);
-2. the build directories of this checkout: ``target/release``,
-   ``target/debug``, then ``target/*/deps`` (where ``cargo test`` puts it);
-3. the system: ``ctypes.util.find_library("othello")`` (an installed library,
-   see README "Installing"), then ``libothello.so`` on the loader's path.
+3. in a checkout (``python/othello/`` of the repository), its build
+   directories: ``target/release``, ``target/debug``, then ``target/*/deps``
+   (where ``cargo test`` puts it);
+4. the system: ``ctypes.util.find_library("othello")`` (the C library
+   installed with ``cargo cinstall``), then ``libothello.so`` on the
+   loader's path.
 
     import othello
     with othello.Board() as b, othello.Engine(hash_mb=16) as e:
@@ -51,7 +56,7 @@ from ctypes import (
 )
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterable, List, Optional, Tuple, Union
+from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Tuple, Union
 
 __all__ = [
     "PASS",
@@ -77,6 +82,7 @@ __all__ = [
     "BusyError",
     "PanicError",
     "StoppedError",
+    "OutOfMemoryError",
     "Board",
     "Engine",
     "SearchProgress",
@@ -427,23 +433,35 @@ _PROTOTYPES = {
 # function above: those added during 0.1 (the evaluation, sized boards), the
 # book of 0.2.0 and the threads of 0.3.0. A function added in a later 0.3
 # release would go here.
-_OPTIONAL: frozenset = frozenset()
+_OPTIONAL: frozenset[str] = frozenset()
 
 
-def _candidates() -> Iterable[str]:
+# The library a wheel ships inside the package (setuptools-rust names it
+# libothello.abi3.so; any libothello*.so beside this file counts).
+_PACKAGE_DIR = Path(__file__).resolve().parent
+
+
+def _candidates() -> Iterator[str]:
+    """The libraries to try, in order (the module's docstring)."""
+    own = sorted(_PACKAGE_DIR.glob("libothello*.so"))
+    if own:
+        # The build that matches these declarations: nothing else is tried.
+        yield str(own[0])
+        return
     env = os.environ.get("OTHELLO_LIBRARY")
     if env:
         path = Path(env)
         yield str(path / "libothello.so") if path.is_dir() else str(path)
         return
-    root = Path(__file__).resolve().parent.parent.parent
-    target = root / "target"
-    for sub in ("release", "debug"):
-        lib = target / sub / "libothello.so"
-        if lib.is_file():
-            yield str(lib)
-    for lib in sorted(glob.glob(str(target / "*" / "deps" / "libothello.so"))):
-        yield lib
+    root = _PACKAGE_DIR.parent.parent
+    if (root / "Cargo.toml").is_file():
+        # A checkout: python/othello/ of the repository, its target/ beside.
+        target = root / "target"
+        for sub in ("release", "debug"):
+            lib = target / sub / "libothello.so"
+            if lib.is_file():
+                yield str(lib)
+        yield from sorted(glob.glob(str(target / "*" / "deps" / "libothello.so")))
     found = ctypes.util.find_library("othello")
     if found:
         yield found
@@ -451,7 +469,7 @@ def _candidates() -> Iterable[str]:
 
 
 def _load() -> Tuple[ctypes.CDLL, str]:
-    errors = []
+    errors: List[str] = []
     for candidate in _candidates():
         try:
             lib = ctypes.CDLL(candidate)
@@ -460,8 +478,9 @@ def _load() -> Tuple[ctypes.CDLL, str]:
             continue
         return lib, candidate
     raise ImportError(
-        "cannot load the othello library (set OTHELLO_LIBRARY to the path of "
-        "libothello.so, build it with `cargo build --release`, or install it): "
+        "cannot load the othello library (install the package with pip, set "
+        "OTHELLO_LIBRARY to the path of libothello.so, build it with "
+        "`cargo build --release`, or install it): "
         + "; ".join(errors)
     )
 
@@ -487,7 +506,7 @@ def has_function(name: str) -> bool:
 
 
 def _check_version() -> None:
-    lib = _lib.othello_version().decode()
+    lib = bytes(_lib.othello_version()).decode()
     have = [int(x) for x in lib.split(".")[:3]]
     want = [int(x) for x in HEADER_VERSION.split(".")]
     # The ABI promise (README): 0.y releases are compatible within y, x.y
@@ -515,19 +534,24 @@ _live = {"board": 0, "engine": 0}
 _live_lock = threading.Lock()
 
 
-def live_handles() -> dict:
+def live_handles() -> Dict[str, int]:
     """How many board and engine handles are allocated and not yet freed."""
     with _live_lock:
         return dict(_live)
 
 
-def _free(kind: str, free_fn, handle) -> None:
+# A board or engine handle (a ctypes pointer) and the function freeing it.
+_Handle = Any
+_FreeFn = Callable[[_Handle], None]
+
+
+def _free(kind: str, free_fn: _FreeFn, handle: _Handle) -> None:
     free_fn(handle)
     with _live_lock:
         _live[kind] -= 1
 
 
-def _adopt(obj, kind: str, handle, free_fn) -> None:
+def _adopt(obj: Union["Board", "Engine"], kind: str, handle: _Handle, free_fn: _FreeFn) -> None:
     if not handle:
         raise _error(_lib.othello_last_status())
     with _live_lock:
@@ -636,16 +660,17 @@ def _c_int(value: int, what: str) -> int:
 
 def version() -> str:
     """The library version, ``"MAJOR.MINOR.PATCH"`` (``othello_version``)."""
-    return _lib.othello_version().decode()
+    return bytes(_lib.othello_version()).decode()
 
 
 def status_message(status: Union[Status, int]) -> str:
     """The English description of a status code."""
-    return _lib.othello_status_message(int(status)).decode()
+    return bytes(_lib.othello_status_message(int(status))).decode()
 
 
-def last_error() -> Tuple[Status, str]:
-    """This thread's last failure: (status, detail message)."""
+def last_error() -> Tuple[Union[Status, int], str]:
+    """This thread's last failure: (status, detail message); the status is
+    a plain int if it is a code newer than this module."""
     needed = c_size_t(0)
     st = _lib.othello_last_error(None, 0, byref(needed))
     text = ""
@@ -653,14 +678,14 @@ def last_error() -> Tuple[Status, str]:
         buf = ctypes.create_string_buffer(needed.value)
         _check(_lib.othello_last_error(buf, len(buf), None))
         text = buf.value.decode(errors="replace")
-    code = _lib.othello_last_status()
+    code = int(_lib.othello_last_status())
     try:
         return Status(code), text
     except ValueError:
-        return code, text  # type: ignore[return-value]
+        return code, text
 
 
-def _text(call) -> str:
+def _text(call: Callable[[Any, int, Any], int]) -> str:
     """Calls ``call(buf, len, out_n)``; on BUFFER_TOO_SMALL again with the
     size it asked for."""
     buf = ctypes.create_string_buffer(128)
@@ -687,6 +712,10 @@ class Board:
     is freed when garbage collected. A board may be used from one thread at
     a time while it is modified (the library's rule)."""
 
+    _handle: _Handle
+    _finalizer: weakref.finalize[..., Any]
+    _size: Optional[int]
+
     def __init__(self, size: int = 8) -> None:
         if size == 8:
             handle = _lib.othello_board_new()
@@ -696,7 +725,7 @@ class Board:
         self._size = size
 
     @classmethod
-    def _wrap(cls, handle) -> "Board":
+    def _wrap(cls, handle: _Handle) -> "Board":
         b = cls.__new__(cls)
         _adopt(b, "board", handle, _lib.othello_board_free)
         b._size = None
@@ -716,7 +745,7 @@ class Board:
             return int(Square(value, self.size))
         return _c_int(value, "square")
 
-    def _squares(self, values) -> List[Square]:
+    def _squares(self, values: Iterable[int]) -> List[Square]:
         size = self.size
         return [Square(v, size) for v in values]
 
@@ -743,7 +772,7 @@ class Board:
     # -- lifetime
 
     @property
-    def _h(self):
+    def _h(self) -> _Handle:
         if not self._finalizer.alive:
             raise ValueError("operation on a closed Board")
         return self._handle
@@ -759,7 +788,7 @@ class Board:
     def __enter__(self) -> "Board":
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
     def copy(self) -> "Board":
@@ -770,7 +799,7 @@ class Board:
 
     __copy__ = copy
 
-    def __deepcopy__(self, memo) -> "Board":
+    def __deepcopy__(self, memo: object) -> "Board":
         return self.copy()
 
     # -- reading
@@ -794,14 +823,14 @@ class Board:
         n = _lib.othello_board_count(self._h, _c_int(int(color), "color"))
         if n < 0:
             raise _error(_lib.othello_last_status())
-        return n
+        return int(n)
 
     def mobility(self, color: Union[Color, int]) -> int:
         """Legal moves ``color`` would have if it were to move now."""
         n = _lib.othello_board_mobility(self._h, _c_int(int(color), "color"))
         if n < 0:
             raise _error(_lib.othello_last_status())
-        return n
+        return int(n)
 
     def legal_moves(self) -> List[Square]:
         """The legal moves of the side to move, ascending."""
@@ -838,7 +867,7 @@ class Board:
     @property
     def move_number(self) -> int:
         """1 at the initial position, plus one per move or pass since."""
-        return _lib.othello_board_move_number(self._h)
+        return int(_lib.othello_board_move_number(self._h))
 
     def history(self) -> List[Square]:
         """The turns played since the initial position: squares, and
@@ -866,7 +895,18 @@ class Board:
         return self.count(Color.BLACK) - self.count(Color.WHITE)
 
     def __str__(self) -> str:
-        return self.to_string()
+        """What ``print(board)`` shows: the grid (``grid()``) and a line
+        saying who is to move, or the final count. ``to_string()`` is the
+        one-line board string."""
+        if self.closed:
+            return repr(self)
+        if self.is_game_over:
+            black, white = self.count(Color.BLACK), self.count(Color.WHITE)
+            status = f"game over: black (X) {black}, white (O) {white}"
+        else:
+            side = "black (X)" if self.side_to_move == Color.BLACK else "white (O)"
+            status = f"{side} to move"
+        return f"{self.grid()}\n{status}"
 
     def __repr__(self) -> str:
         if self.closed:
@@ -989,6 +1029,9 @@ class Engine:
     other Python threads run meanwhile. A context manager; freed by
     ``close()`` or on garbage collection (never while it searches)."""
 
+    _handle: _Handle
+    _finalizer: weakref.finalize[..., Any]
+
     def __init__(self, hash_mb: int = 0) -> None:
         if isinstance(hash_mb, bool) or not isinstance(hash_mb, int):
             raise TypeError("hash_mb must be an int")
@@ -999,7 +1042,7 @@ class Engine:
         _adopt(self, "engine", _lib.othello_engine_new(hash_mb), _lib.othello_engine_free)
 
     @property
-    def _h(self):
+    def _h(self) -> _Handle:
         if not self._finalizer.alive:
             raise ValueError("operation on a closed Engine")
         return self._handle
@@ -1015,7 +1058,7 @@ class Engine:
     def __enter__(self) -> "Engine":
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
     def __repr__(self) -> str:
@@ -1032,7 +1075,7 @@ class Engine:
             _lib.othello_engine_stop(self._handle)
 
     @staticmethod
-    def _limits(fields: dict) -> _SearchLimits:
+    def _limits(fields: Dict[str, int]) -> _SearchLimits:
         lim = _SearchLimits()
         _lib.othello_search_limits_init(byref(lim))
         explicit = any(k in fields for k in ("depth", "exact_empties", "wld_empties"))
@@ -1083,7 +1126,7 @@ class Engine:
         size = board.size
         failure: List[BaseException] = []
 
-        def trampoline(p, _userdata):
+        def trampoline(p: Any, _userdata: Any) -> None:
             if failure:
                 # Stopped: the library may still finish cheap iterations
                 # (it looks at the stop flag every few thousand nodes).
@@ -1137,13 +1180,18 @@ class Engine:
     def evaluation(self, value: Union[Evaluation, int]) -> None:
         _check(_lib.othello_engine_set_evaluation(self._h, _c_int(int(value), "evaluation")))
 
-    def load_weights(self, source: Union[str, os.PathLike, bytes, bytearray]) -> None:
+    def load_weights(self, source: Union[str, os.PathLike[str], bytes, bytearray]) -> None:
         """Loads trained pattern weights, from a file path or from the bytes
         of such a file, and searches with them (``Evaluation.TRAINED``).
         ``InvalidArgumentError`` for an unreadable or corrupt file."""
         self._load(source, _lib.othello_engine_load_weights, _lib.othello_engine_load_weights_buffer)
 
-    def _load(self, source: Union[str, os.PathLike, bytes, bytearray], from_path, from_buffer) -> None:
+    def _load(
+        self,
+        source: Union[str, os.PathLike[str], bytes, bytearray],
+        from_path: Callable[[_Handle, bytes], int],
+        from_buffer: Callable[[_Handle, Any, int], int],
+    ) -> None:
         """Calls ``from_buffer`` with the bytes of ``source``, or ``from_path``
         with its path: the loaders of weights and books."""
         if isinstance(source, (bytes, bytearray)):
@@ -1164,7 +1212,7 @@ class Engine:
     def book(self, value: Union[Book, int]) -> None:
         _check(_lib.othello_engine_set_book(self._h, _c_int(int(value), "book")))
 
-    def load_book(self, source: Union[str, os.PathLike, bytes, bytearray]) -> None:
+    def load_book(self, source: Union[str, os.PathLike[str], bytes, bytearray]) -> None:
         """Loads an opening book, from a file path or from the bytes of such
         a file (written by ``othello-book merge``), and plays from it
         (``Book.LOADED``). ``InvalidArgumentError`` for an unreadable,
