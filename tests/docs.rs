@@ -475,6 +475,29 @@ fn scratch_checkout(name: &str, app: Option<&Block>) -> PathBuf {
     dir
 }
 
+/// Sets `cmd` up as a shell with the Python package installed would be:
+/// `python` (a link to `python3` in `dir/bin`) imports the package of
+/// `python/` and loads this test run's library.
+fn with_python(cmd: &mut Command, dir: &Path) {
+    let bin = dir.join("bin");
+    fs::create_dir_all(&bin).expect("a scratch bin directory");
+    let python = bin.join("python");
+    if python.symlink_metadata().is_err() {
+        let python3 = on_path("python3").expect("python3 is not on PATH (./test.sh installs it)");
+        std::os::unix::fs::symlink(python3, &python).expect("linking python");
+    }
+    let path = env::var_os("PATH").unwrap_or_default();
+    let mut paths = vec![bin];
+    paths.extend(env::split_paths(&path));
+    let python_cmd = python_env();
+    for (k, v) in python_cmd.get_envs() {
+        if let Some(v) = v {
+            cmd.env(k, v);
+        }
+    }
+    cmd.env("PATH", env::join_paths(paths).expect("a PATH"));
+}
+
 #[test]
 fn fast_commands_run() {
     for b in blocks_of("sh") {
@@ -484,6 +507,7 @@ fn fast_commands_run() {
         let dir = scratch_checkout(&format!("sh_{}", file_name(b)), app);
         let mut cmd = program(Path::new("sh"));
         cmd.args(["-e", "-c", &b.body]).current_dir(&dir);
+        with_python(&mut cmd, &dir);
         let out = run(&format!("the commands at {}", b.at()), &mut cmd);
         print!("{}", String::from_utf8_lossy(&out.stdout));
     }
@@ -521,6 +545,10 @@ const SYSTEM_COMMANDS: &[&str] = &[
     "llvm-cov",
     "llvm-profdata",
     "export",
+    // Python's package installer, and sourcing a virtual environment.
+    "pip",
+    ".",
+    "cd",
 ];
 
 /// What the checker knows about the workspace.
@@ -838,7 +866,15 @@ fn check_command(ws: &Workspace, cmd: &[String]) -> Vec<String> {
                 }
             }
         }
-        "bash" | "sh" | "python3" => match args.first() {
+        "python3" | "python" if args.first().is_some_and(|a| a == "-m") => {
+            match args.get(1).map(String::as_str) {
+                Some("venv" | "pip" | "pytest") => {}
+                // The package of python/.
+                Some("othello") if ws.root.join("python/othello/__main__.py").is_file() => {}
+                other => errors.push(format!("{program} -m {other:?}: no such module")),
+            }
+        }
+        "bash" | "sh" | "python3" | "python" => match args.first() {
             Some(script) => errors.extend(check_file_program(ws, script, &args[1..])),
             None => errors.push(format!("{program} without a script")),
         },

@@ -99,7 +99,7 @@ __all__ = [
 ]
 
 # The version of othello.h this module mirrors (OTHELLO_VERSION_STRING).
-HEADER_VERSION = "0.3.0"
+HEADER_VERSION = "0.4.0"
 
 # OTHELLO_PASS and OTHELLO_PV_MAX.
 PASS = -1
@@ -337,6 +337,8 @@ class _SearchLimits(Structure):
         ("selectivity", c_int),
         ("book", c_int),
         ("threads", c_int),
+        ("clock_remaining_ms", c_int64),
+        ("clock_increment_ms", c_int64),
     ]
 
 
@@ -429,10 +431,10 @@ _PROTOTYPES = {
 }
 
 # Functions a library of this ABI version may lack (has_function() tells):
-# none. _check_version() accepts 0.3 libraries only, and each has every
+# none. _check_version() accepts 0.4 libraries only, and each has every
 # function above: those added during 0.1 (the evaluation, sized boards), the
-# book of 0.2.0 and the threads of 0.3.0. A function added in a later 0.3
-# release would go here.
+# book of 0.2.0, the threads of 0.3.0 and the game clock of 0.4.0. A function
+# added in a later 0.4 release would go here.
 _OPTIONAL: frozenset[str] = frozenset()
 
 
@@ -1018,6 +1020,8 @@ _LIMIT_FIELDS = {
     "selectivity": (_INT_MIN, _INT_MAX),
     "book": (_INT_MIN, _INT_MAX),
     "threads": (_INT_MIN, _INT_MAX),
+    "clock_remaining_ms": (-(2**63), 2**63 - 1),
+    "clock_increment_ms": (-(2**63), 2**63 - 1),
 }
 
 
@@ -1114,7 +1118,9 @@ class Engine:
         1, the default, searches on the calling thread alone, reproducibly;
         N > 1 adds N - 1 helper threads, exact scores stay exact but moves
         among equal ones, midgame scores and node counts may vary from run
-        to run; 0 = one per core). ``progress`` is
+        to run; 0 = one per core), ``clock_remaining_ms`` and
+        ``clock_increment_ms`` (the side to move's game clock: time left, -1
+        for none, and the increment of each move). ``progress`` is
         called on the searching thread after each iteration with a
         ``SearchProgress`` (never for a book move); if it raises, the search
         is stopped and the exception re-raised here.
