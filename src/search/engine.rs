@@ -401,11 +401,12 @@ impl Engine {
             .min(10);
         // A fixed level solves when its table says so, after the
         // presearch; a timed search decides as it deepens (see `timing`).
+        let forced = pos.legal_moves().count() == 1;
         let (max_depth, mut solve) = match &plan {
             None if exact_allowed || wld_allowed => (presearch, Some(exact_allowed)),
             None => (limits.depth, None),
-            // One legal move: nothing to think about.
-            Some(_) if root.len() == 1 => (1, None),
+            // A forced move: nothing to think about.
+            Some(_) if forced => (1, None),
             // Past the empties the midgame search sees the same tree (a
             // selective solve).
             Some(_) => (limits.depth.min(empties.max(1)), None),
@@ -470,7 +471,7 @@ impl Engine {
         // A timed search that has gone as deep as it could may still solve.
         if let Some(plan) = plan
             .as_ref()
-            .filter(|_| finished && solve.is_none() && root.len() > 1)
+            .filter(|_| finished && solve.is_none() && !forced)
         {
             solve = plan.solve_that_fits(empties, exact_allowed, wld_allowed, budget.total());
         }
