@@ -18,8 +18,8 @@
 //   ("f5"); othello::pass (-1) is a pass.
 //
 // Link with the library as a C program does (see docs/guide.md "Linking"; docs/cpp.md is this wrapper's page); the
-// header needs only the C++17 standard library and othello.h 0.3 (the first
-// version with search threads, search_limits::threads()).
+// header needs only the C++17 standard library and othello.h 0.4 (the first
+// version with a game clock, search_limits::clock()).
 
 #ifndef OTHELLO_HPP
 #define OTHELLO_HPP
@@ -42,8 +42,8 @@
 // puts them in PREFIX/include), else on the include path (-Iinclude here).
 #include "othello.h"
 
-#if OTHELLO_VERSION_MAJOR == 0 && OTHELLO_VERSION_MINOR < 3
-#error "othello.hpp needs othello.h 0.3 or later (search threads: othello_search_limits.threads)"
+#if OTHELLO_VERSION_MAJOR == 0 && OTHELLO_VERSION_MINOR < 4
+#error "othello.hpp needs othello.h 0.4 or later (the game clock: othello_search_limits.clock_remaining_ms)"
 #endif
 
 namespace othello {
@@ -423,6 +423,12 @@ public:
     /// stay exact; moves among equal ones, midgame scores and node counts
     /// may vary from run to run); 0 one per core.
     search_limits &threads(int n) noexcept { lim_.threads = n; return *this; }
+    // The side to move's game clock: time left (-1: none) and increment.
+    search_limits &clock(std::int64_t remaining_ms, std::int64_t increment_ms = 0) noexcept {
+        lim_.clock_remaining_ms = remaining_ms;
+        lim_.clock_increment_ms = increment_ms;
+        return *this;
+    }
 
     const othello_search_limits &c() const noexcept { return lim_; }
     othello_search_limits &c() noexcept { return lim_; }

@@ -344,6 +344,16 @@ class EngineTest(unittest.TestCase):
             with self.assertRaises(othello.InvalidArgumentError) as cm:
                 e.search(b, time_limit_ms=-1)
             self.assertIn("time_limit_ms", cm.exception.message)
+            with self.assertRaises(othello.InvalidArgumentError) as cm:
+                e.search(b, clock_remaining_ms=-2)
+            self.assertIn("clock_remaining_ms", cm.exception.message)
+
+    def test_a_clock_bounds_the_search(self):
+        with othello.Board() as b, othello.Engine(16) as e:
+            started = time.monotonic()
+            r = e.search(b, level=60, book=0, clock_remaining_ms=1000, clock_increment_ms=0)
+            self.assertLess(time.monotonic() - started, 0.6)
+            self.assertIn(r.move, b.legal_moves())
             with self.assertRaises(othello.InvalidArgumentError):
                 e.search(b, strategy=17)
             with self.assertRaises(othello.InvalidArgumentError):

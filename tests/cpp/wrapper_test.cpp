@@ -190,6 +190,17 @@ static void test_engine() {
     }
     EXPECT_ERROR(othello::status::invalid_argument, [&] { e.search(b, othello::search_limits{}.time_limit_ms(-1)); },
                  "time");
+    EXPECT_ERROR(othello::status::invalid_argument, [&] { e.search(b, othello::search_limits{}.clock(-2)); },
+                 "clock_remaining_ms");
+    EXPECT_ERROR(othello::status::invalid_argument, [&] { e.search(b, othello::search_limits{}.clock(1000, -1)); },
+                 "clock_increment_ms");
+    {
+        // A clock with a second left: a level-60 search takes at most half.
+        auto t0 = std::chrono::steady_clock::now();
+        auto r = e.search(b, othello::search_limits{}.level(60).book(0).clock(1000));
+        CHECK(b.is_legal(r.move));
+        CHECK(std::chrono::steady_clock::now() - t0 < std::chrono::milliseconds(600));
+    }
     EXPECT_ERROR(othello::status::invalid_argument,
                  [&] { e.search(b, othello::search_limits{}.with_strategy(othello::strategy::classic, 10)); },
                  "classic_depth");
