@@ -242,6 +242,38 @@ fn a_timed_search_returns_within_its_limit() {
                 // A 12-empties solve takes milliseconds: it fits.
                 assert!(r.exact && !r.stopped, "{empties} empties: {r:?}");
             }
+            // However short the time, the move is one a search chose.
+            limits.time = Some(Duration::from_millis(1));
+            let r = engine.search(pos, &limits, &stop, &mut |_| {}).unwrap();
+            assert!(r.depth >= 1, "{empties} empties, 1 ms: {r:?}");
+        }
+    }
+}
+
+#[test]
+fn a_timed_search_plays_a_proved_position_at_once() {
+    let stop = AtomicBool::new(false);
+    let mut engine = Engine::new(16);
+    let mut pos = random_position(&mut Rng::new(9), 44);
+    let mut limits = Limits::level(60).unwrap();
+    limits.book = false;
+    let solved = engine.search(pos, &limits, &stop, &mut |_| {}).unwrap();
+    assert!(solved.exact);
+    // Along the solved line, each position is proved by the table: a
+    // search of 1 ms (too short for a solve) still plays it exactly.
+    limits.time = Some(Duration::from_millis(1));
+    let mut expected = solved.score;
+    for _ in 0..4 {
+        if pos.legal_moves().is_zero() {
+            break;
+        }
+        let r = engine.search(pos, &limits, &stop, &mut |_| {}).unwrap();
+        assert!(r.exact && r.score == expected, "{r:?}, expected {expected}");
+        pos = pos.play(r.best.unwrap()).unwrap();
+        expected = -expected;
+        if pos.legal_moves().is_zero() && !pos.is_game_over() {
+            pos = pos.pass();
+            expected = -expected;
         }
     }
 }

@@ -402,6 +402,19 @@ impl Engine {
         // A fixed level solves when its table says so, after the
         // presearch; a timed search decides as it deepens (see `timing`).
         let forced = pos.legal_moves().count() == 1;
+        if plan.is_some() && exact_allowed && limits.randomness == 0 {
+            if let Some((best, score)) = self.proved_in_table(pos) {
+                // An earlier move's solve proved this position: a timed
+                // search plays its move at once, whatever its time.
+                result.best = Some(best);
+                result.score = score * SCALE;
+                result.exact = true;
+                result.wld = true;
+                result.depth = empties;
+                result.pv = self.principal_variation(pos, result.best, empties as usize);
+                return result;
+            }
+        }
         let (max_depth, mut solve) = match &plan {
             None if exact_allowed || wld_allowed => (presearch, Some(exact_allowed)),
             None => (limits.depth, None),
@@ -430,7 +443,9 @@ impl Engine {
                     break;
                 }
             }
-            if budget.check().is_err() {
+            // The first iteration always runs (a few hundred nodes): however
+            // short the time, the move is one a search chose.
+            if depth > 1 && budget.check().is_err() {
                 finished = false;
                 break;
             }
@@ -660,6 +675,31 @@ impl Engine {
             root[0].0 as u16,
         );
         Ok(best)
+    }
+
+    /// The best move and exact score of `pos` when the table proves them:
+    /// the position's solved entry has an exact score, and the child of its
+    /// best move one that matches.
+    fn proved_in_table<G: Geometry>(&self, pos: Position<G>) -> Option<(u32, i32)> {
+        let e = self.table.probe(key(pos)).filter(|e| e.solved())?;
+        let sq = e.best as u32;
+        if e.lower != e.upper || e.best == NO_MOVE || !pos.legal_moves().has(sq) {
+            return None;
+        }
+        let score = i32::from(e.lower);
+        let child = pos.play_with(sq, pos.flips(sq));
+        if child.is_game_over() {
+            return (child.final_score() == -score).then_some((sq, score));
+        }
+        // A child whose mover must pass is the mover's own position again.
+        let (next, sign) = if child.legal_moves().is_zero() {
+            (child.pass(), 1)
+        } else {
+            (child, -1)
+        };
+        let c = self.table.probe(key(next)).filter(|c| c.solved())?;
+        let proved = c.lower == c.upper && sign * i32::from(c.lower) == score;
+        proved.then_some((sq, score))
     }
 
     /// The principal variation from `best`: best moves from the table, as
