@@ -399,22 +399,16 @@ impl Engine {
             .depth
             .min(empties.saturating_sub(G::PRESEARCH_MARGIN).max(1))
             .min(10);
-        // A fixed level solves when its table says so, after the
-        // presearch; a timed search decides as it deepens (see `timing`).
-        let forced = pos.legal_moves().count() == 1;
+        // An earlier move's solve may have proved the position: a timed
+        // search then plays its move at once, whatever its time.
         if plan.is_some() && exact_allowed && limits.randomness == 0 {
-            if let Some((best, score)) = self.proved_in_table(pos) {
-                // An earlier move's solve proved this position: a timed
-                // search plays its move at once, whatever its time.
-                result.best = Some(best);
-                result.score = score * SCALE;
-                result.exact = true;
-                result.wld = true;
-                result.depth = empties;
-                result.pv = self.principal_variation(pos, result.best, empties as usize);
-                return result;
+            if let Some(proved) = self.proved_in_table(pos) {
+                return proved;
             }
         }
+        let forced = pos.legal_moves().count() == 1;
+        // A fixed level solves when its table says so, after the
+        // presearch; a timed search decides as it deepens (see `timing`).
         let (max_depth, mut solve) = match &plan {
             None if exact_allowed || wld_allowed => (presearch, Some(exact_allowed)),
             None => (limits.depth, None),
@@ -677,10 +671,10 @@ impl Engine {
         Ok(best)
     }
 
-    /// The best move and exact score of `pos` when the table proves them:
-    /// the position's solved entry has an exact score, and the child of its
-    /// best move one that matches.
-    fn proved_in_table<G: Geometry>(&self, pos: Position<G>) -> Option<(u32, i32)> {
+    /// The exact result of `pos` when the table proves it: the position's
+    /// solved entry has an exact score, and the child of its best move one
+    /// that matches.
+    fn proved_in_table<G: Geometry>(&self, pos: Position<G>) -> Option<SearchResult> {
         let e = self.table.probe(key(pos)).filter(|e| e.solved())?;
         let sq = e.best as u32;
         if e.lower != e.upper || e.best == NO_MOVE || !pos.legal_moves().has(sq) {
@@ -689,7 +683,7 @@ impl Engine {
         let score = i32::from(e.lower);
         let child = pos.play_with(sq, pos.flips(sq));
         if child.is_game_over() {
-            return (child.final_score() == -score).then_some((sq, score));
+            return (child.final_score() == -score).then(|| self.exact_result(pos, sq, score));
         }
         // A child whose mover must pass is the mover's own position again.
         let (next, sign) = if child.legal_moves().is_zero() {
@@ -699,7 +693,21 @@ impl Engine {
         };
         let c = self.table.probe(key(next)).filter(|c| c.solved())?;
         let proved = c.lower == c.upper && sign * i32::from(c.lower) == score;
-        proved.then_some((sq, score))
+        proved.then(|| self.exact_result(pos, sq, score))
+    }
+
+    /// The result of a move `best` proved to score `score` discs.
+    fn exact_result<G: Geometry>(&self, pos: Position<G>, best: u32, score: i32) -> SearchResult {
+        let empties = pos.empties().count();
+        SearchResult {
+            best: Some(best),
+            score: score * SCALE,
+            exact: true,
+            wld: true,
+            depth: empties,
+            pv: self.principal_variation(pos, Some(best), empties as usize),
+            ..SearchResult::default()
+        }
     }
 
     /// The principal variation from `best`: best moves from the table, as
