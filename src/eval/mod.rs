@@ -11,7 +11,8 @@
 pub mod pattern;
 pub mod v1;
 
-use crate::board::Geometry;
+use crate::board::s8::on_s8;
+use crate::board::{Geometry, Position};
 use pattern::PatternWeights;
 use std::sync::Arc;
 
@@ -81,9 +82,10 @@ impl<G: Geometry> Evaluate<G> for Evaluator {
     fn evaluate(&self, p: G::B, o: G::B) -> i32 {
         match self {
             Evaluator::V1 => v1::evaluate::<G>(p, o),
-            Evaluator::Pattern(w) => {
-                G::evaluate_patterns(w, p, o).unwrap_or_else(|| v1::evaluate::<G>(p, o))
-            }
+            Evaluator::Pattern(w) => match on_s8::<G>(p, o) {
+                Some((p, o)) => w.evaluate(Position::new(p, o)),
+                None => v1::evaluate::<G>(p, o),
+            },
         }
     }
 }
