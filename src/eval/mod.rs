@@ -11,9 +11,9 @@
 pub mod pattern;
 pub mod v1;
 
-use crate::board::s8::on_s8;
+use crate::board::s8::{on_s8, to_s8};
 use crate::board::{Geometry, Position};
-use pattern::PatternWeights;
+use pattern::{PatternState, PatternWeights};
 use std::sync::Arc;
 
 /// Evaluation units per disc.
@@ -36,9 +36,34 @@ pub fn discs(centi: i32) -> i32 {
 pub const MAX_EVAL: i32 = 63 * SCALE;
 
 /// An evaluation of the positions of geometry `G`.
+///
+/// A search evaluates through a [`Evaluate::State`] that it carries down its
+/// recursion: made at its root by [`Evaluate::state`], then for each child
+/// by [`Evaluate::play`] (or [`Evaluate::pass`]) from the parent's, so an
+/// evaluation that can update itself from a move's flips (the trained one
+/// on 8x8) need not read the board at every leaf. An evaluation that
+/// cannot has the empty state `()`.
 pub trait Evaluate<G: Geometry> {
+    /// What a search carries from a node to its children for this
+    /// evaluation.
+    type State: Copy;
+
     /// The value of `p` to move against `o`, in centi-discs.
     fn evaluate(&self, p: G::B, o: G::B) -> i32;
+
+    /// The state of `p` to move against `o`.
+    fn state(&self, p: G::B, o: G::B) -> Self::State;
+
+    /// The state of the child when the side to move of the position of `s`
+    /// plays on `x`, flipping `flips`.
+    fn play(&self, s: &Self::State, x: u32, flips: G::B) -> Self::State;
+
+    /// The state when the side to move of the position of `s` passes.
+    fn pass(&self, s: &Self::State) -> Self::State;
+
+    /// The value of `p` to move against `o` whose state is `s`: always
+    /// [`Evaluate::evaluate`]'s.
+    fn evaluate_state(&self, s: &Self::State, p: G::B, o: G::B) -> i32;
 }
 
 /// The hand-made evaluation v1, on every size.
@@ -46,8 +71,24 @@ pub trait Evaluate<G: Geometry> {
 pub struct V1;
 
 impl<G: Geometry> Evaluate<G> for V1 {
+    type State = ();
+
     #[inline]
     fn evaluate(&self, p: G::B, o: G::B) -> i32 {
+        v1::evaluate::<G>(p, o)
+    }
+
+    #[inline(always)]
+    fn state(&self, _p: G::B, _o: G::B) {}
+
+    #[inline(always)]
+    fn play(&self, _s: &(), _x: u32, _flips: G::B) {}
+
+    #[inline(always)]
+    fn pass(&self, _s: &()) {}
+
+    #[inline]
+    fn evaluate_state(&self, _s: &(), p: G::B, o: G::B) -> i32 {
         v1::evaluate::<G>(p, o)
     }
 }
@@ -77,7 +118,11 @@ impl Evaluator {
     }
 }
 
+/// The trained evaluation's state on 8x8 ([`PatternState`]); `UNUSED` for
+/// v1 and on the other sizes, which evaluate from scratch.
 impl<G: Geometry> Evaluate<G> for Evaluator {
+    type State = PatternState;
+
     #[inline]
     fn evaluate(&self, p: G::B, o: G::B) -> i32 {
         match self {
@@ -86,6 +131,35 @@ impl<G: Geometry> Evaluate<G> for Evaluator {
                 Some((p, o)) => w.evaluate(Position::new(p, o)),
                 None => v1::evaluate::<G>(p, o),
             },
+        }
+    }
+
+    #[inline]
+    fn state(&self, p: G::B, o: G::B) -> PatternState {
+        match (self, on_s8::<G>(p, o)) {
+            (Evaluator::Pattern(w), Some((p, o))) => w.state(Position::new(p, o)),
+            _ => PatternState::UNUSED,
+        }
+    }
+
+    #[inline(always)]
+    fn play(&self, s: &PatternState, x: u32, flips: G::B) -> PatternState {
+        match (self, to_s8::<G>(flips)) {
+            (Evaluator::Pattern(w), Some(flips)) => w.play(s, x, flips),
+            _ => *s,
+        }
+    }
+
+    #[inline(always)]
+    fn pass(&self, s: &PatternState) -> PatternState {
+        s.passed()
+    }
+
+    #[inline(always)]
+    fn evaluate_state(&self, s: &PatternState, p: G::B, o: G::B) -> i32 {
+        match (self, on_s8::<G>(p, o)) {
+            (Evaluator::Pattern(w), Some((p, o))) => w.evaluate_state(s, Position::new(p, o)),
+            _ => Evaluate::<G>::evaluate(self, p, o),
         }
     }
 }

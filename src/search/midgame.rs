@@ -46,7 +46,13 @@ pub struct Searcher<'t, 'b, E> {
 /// positions whose mover can wipe the other side out in one move, and the
 /// positions whose mover must pass, which are valued after the pass.
 #[inline]
-pub(crate) fn leaf<G: Geometry, E: Evaluate<G>, I: Isa>(isa: I, eval: &E, p: G::B, o: G::B) -> i32 {
+pub(crate) fn leaf<G: Geometry, E: Evaluate<G>, I: Isa>(
+    isa: I,
+    eval: &E,
+    state: &E::State,
+    p: G::B,
+    o: G::B,
+) -> i32 {
     if p.is_zero() || o.is_zero() || (p | o) == G::ALL {
         terminal::<G>(p, o)
     } else if wipes_out::<G>(p, o) {
@@ -68,10 +74,10 @@ pub(crate) fn leaf<G: Geometry, E: Evaluate<G>, I: Isa>(isa: I, eval: &E, p: G::
         } else if wipes_out::<G>(o, p) {
             -(G::SQUARES as i32) * SCALE
         } else {
-            -eval.evaluate(o, p)
+            -eval.evaluate_state(&eval.pass(state), o, p)
         }
     } else {
-        eval.evaluate(p, o)
+        eval.evaluate_state(state, p, o)
     }
 }
 
@@ -117,11 +123,12 @@ impl<E> Searcher<'_, '_, E> {
         E: Evaluate<G>,
     {
         let (p, o) = (pos.player, pos.opponent);
+        let state = self.eval.state(p, o);
         #[cfg(target_arch = "x86_64")]
         if let Some(isa) = Haswell::detect() {
-            return isa.node::<G, E>(self, p, o, depth, alpha, beta, false);
+            return isa.node::<G, E>(self, p, o, &state, depth, alpha, beta, false);
         }
-        Portable.node::<G, E>(self, p, o, depth, alpha, beta, false)
+        Portable.node::<G, E>(self, p, o, &state, depth, alpha, beta, false)
     }
 
     /// A node of the copy of the recursion for the instruction set `isa`.
@@ -132,6 +139,7 @@ impl<E> Searcher<'_, '_, E> {
         isa: I,
         p: G::B,
         o: G::B,
+        state: &E::State,
         depth: u32,
         mut alpha: i32,
         mut beta: i32,
@@ -142,7 +150,7 @@ impl<E> Searcher<'_, '_, E> {
     {
         self.budget.tick()?;
         if depth == 0 {
-            return Ok(leaf::<G, E, I>(isa, self.eval, p, o));
+            return Ok(leaf::<G, E, I>(isa, self.eval, state, p, o));
         }
         let moves = isa.moves::<G>(p, o);
         if moves.is_zero() {
@@ -154,7 +162,8 @@ impl<E> Searcher<'_, '_, E> {
                 });
             }
             // A pass uses no depth.
-            return Ok(-isa.node::<G, E>(self, o, p, depth, -beta, -alpha, true)?);
+            let passed = self.eval.pass(state);
+            return Ok(-isa.node::<G, E>(self, o, p, &passed, depth, -beta, -alpha, true)?);
         }
         let k = key_of::<G>(p, o);
         let mut hash_move = NO_MOVE;
@@ -182,18 +191,18 @@ impl<E> Searcher<'_, '_, E> {
             let max_score = G::SQUARES as i32 * SCALE;
             let high = beta.saturating_add(m);
             if high <= max_score
-                && isa.node::<G, E>(self, p, o, shallow, high - 1, high, false)? >= high
+                && isa.node::<G, E>(self, p, o, state, shallow, high - 1, high, false)? >= high
             {
                 return Ok(beta);
             }
             let low = alpha.saturating_sub(m);
             if low >= -max_score
-                && isa.node::<G, E>(self, p, o, shallow, low, low + 1, false)? <= low
+                && isa.node::<G, E>(self, p, o, state, shallow, low, low + 1, false)? <= low
             {
                 return Ok(alpha);
             }
         }
-        let list = self.order::<G, I>(isa, p, o, moves, hash_move, depth)?;
+        let list = self.order::<G, I>(isa, p, o, state, moves, hash_move, depth)?;
         let (alpha0, beta0) = (alpha, beta);
         let mut best = -INF;
         let mut best_sq = NO_MOVE;
@@ -204,7 +213,8 @@ impl<E> Searcher<'_, '_, E> {
                 let Some(claim) = deferral.start(pass, i, || key_of::<G>(cp, co)) else {
                     continue;
                 };
-                let score = self.child::<G, I>(isa, cp, co, depth, i == 0, alpha, beta);
+                let cs = self.eval.play(state, x, f);
+                let score = self.child::<G, I>(isa, cp, co, &cs, depth, i == 0, alpha, beta);
                 deferral.done(claim);
                 let score = score?;
                 if score > best {
@@ -237,6 +247,7 @@ impl<E> Searcher<'_, '_, E> {
         isa: I,
         cp: G::B,
         co: G::B,
+        cs: &E::State,
         depth: u32,
         first: bool,
         alpha: i32,
@@ -246,11 +257,11 @@ impl<E> Searcher<'_, '_, E> {
         E: Evaluate<G>,
     {
         if first {
-            return Ok(-isa.node::<G, E>(self, cp, co, depth - 1, -beta, -alpha, false)?);
+            return Ok(-isa.node::<G, E>(self, cp, co, cs, depth - 1, -beta, -alpha, false)?);
         }
-        let s = -isa.node::<G, E>(self, cp, co, depth - 1, -alpha - 1, -alpha, false)?;
+        let s = -isa.node::<G, E>(self, cp, co, cs, depth - 1, -alpha - 1, -alpha, false)?;
         if s > alpha && s < beta {
-            Ok(-isa.node::<G, E>(self, cp, co, depth - 1, -beta, -s, false)?)
+            Ok(-isa.node::<G, E>(self, cp, co, cs, depth - 1, -beta, -s, false)?)
         } else {
             Ok(s)
         }
@@ -264,6 +275,7 @@ impl<E> Searcher<'_, '_, E> {
         isa: I,
         p: G::B,
         o: G::B,
+        state: &E::State,
         moves: G::B,
         hash_move: u16,
         depth: u32,
@@ -279,7 +291,8 @@ impl<E> Searcher<'_, '_, E> {
                 i32::MAX
             } else if depth >= SHALLOW_ORDER_DEPTH {
                 let d = (depth / 2 - 1).max(1);
-                let s = -isa.node::<G, E>(self, cp, co, d, -INF, INF, false)?;
+                let cs = self.eval.play(state, x, f);
+                let s = -isa.node::<G, E>(self, cp, co, &cs, d, -INF, INF, false)?;
                 s * 4 - fastest_first_key::<G, I>(isa, cp, co, x)
             } else {
                 -fastest_first_key::<G, I>(isa, cp, co, x)
@@ -300,6 +313,7 @@ trait Recursion: Isa {
         s: &mut Searcher<E>,
         p: G::B,
         o: G::B,
+        state: &E::State,
         depth: u32,
         alpha: i32,
         beta: i32,
@@ -313,12 +327,13 @@ impl Recursion for Portable {
         s: &mut Searcher<E>,
         p: G::B,
         o: G::B,
+        state: &E::State,
         depth: u32,
         alpha: i32,
         beta: i32,
         passed: bool,
     ) -> Result<i32, Abort> {
-        s.body::<G, Portable>(self, p, o, depth, alpha, beta, passed)
+        s.body::<G, Portable>(self, p, o, state, depth, alpha, beta, passed)
     }
 }
 
@@ -330,13 +345,14 @@ impl Recursion for Haswell {
         s: &mut Searcher<E>,
         p: G::B,
         o: G::B,
+        state: &E::State,
         depth: u32,
         alpha: i32,
         beta: i32,
         passed: bool,
     ) -> Result<i32, Abort> {
         // SAFETY: a `Haswell` exists only on a CPU with these features.
-        unsafe { node_v3::<G, E>(self, s, p, o, depth, alpha, beta, passed) }
+        unsafe { node_v3::<G, E>(self, s, p, o, state, depth, alpha, beta, passed) }
     }
 }
 
@@ -348,12 +364,13 @@ fn node_v3<G: Geometry, E: Evaluate<G>>(
     s: &mut Searcher<E>,
     p: G::B,
     o: G::B,
+    state: &E::State,
     depth: u32,
     alpha: i32,
     beta: i32,
     passed: bool,
 ) -> Result<i32, Abort> {
-    s.body::<G, Haswell>(isa, p, o, depth, alpha, beta, passed)
+    s.body::<G, Haswell>(isa, p, o, state, depth, alpha, beta, passed)
 }
 
 /// Lower is better for the mover who just played `x` leading to (cp, co):
@@ -375,7 +392,7 @@ mod tests {
     /// Plain negamax over the same evaluation: no pruning, no table.
     fn minimax<G: Geometry>(pos: Position<G>, depth: u32) -> i32 {
         negamax(pos, depth, SCALE, &|x: Position<G>| {
-            leaf::<G, V1, _>(Portable, &V1, x.player, x.opponent)
+            leaf::<G, V1, _>(Portable, &V1, &(), x.player, x.opponent)
         })
     }
 
@@ -467,7 +484,7 @@ mod tests {
         let (before, pos) = (line[2], line[3]);
         assert!(wipes_out::<S8>(pos.player, pos.opponent));
         assert_eq!(
-            leaf::<S8, V1, _>(Portable, &V1, pos.player, pos.opponent),
+            leaf::<S8, V1, _>(Portable, &V1, &(), pos.player, pos.opponent),
             64 * SCALE
         );
         // One move earlier no single move flips all of white's discs.
@@ -487,12 +504,13 @@ mod tests {
                 continue;
             }
             let (p, o) = (pos.player, pos.opponent);
-            let value = leaf::<G, E, _>(Portable, eval, p, o);
+            let value = leaf::<G, E, _>(Portable, eval, &eval.state(p, o), p, o);
             if pos.is_game_over() {
                 assert_eq!(value, terminal::<G>(p, o), "{pos:?}");
                 over += 1;
             } else {
-                assert_eq!(value, -leaf::<G, E, _>(Portable, eval, o, p), "{pos:?}");
+                let after = leaf::<G, E, _>(Portable, eval, &eval.state(o, p), o, p);
+                assert_eq!(value, -after, "{pos:?}");
                 passes += 1;
             }
         }
@@ -511,6 +529,60 @@ mod tests {
         let trained = crate::eval::Evaluator::trained();
         a_mover_that_must_pass_is_valued_after_the_pass::<S8, _>(&trained, 500);
         a_mover_that_must_pass_is_valued_after_the_pass::<S10, _>(&V1, 100);
+    }
+
+    /// An evaluation that checks, at every leaf the search reaches, that the
+    /// value through its state is the value read from the board.
+    struct Checked<E>(E);
+
+    impl<G: Geometry, E: Evaluate<G>> Evaluate<G> for Checked<E> {
+        type State = E::State;
+        fn evaluate(&self, p: G::B, o: G::B) -> i32 {
+            self.0.evaluate(p, o)
+        }
+        fn state(&self, p: G::B, o: G::B) -> E::State {
+            self.0.state(p, o)
+        }
+        fn play(&self, s: &E::State, x: u32, flips: G::B) -> E::State {
+            self.0.play(s, x, flips)
+        }
+        fn pass(&self, s: &E::State) -> E::State {
+            self.0.pass(s)
+        }
+        fn evaluate_state(&self, s: &E::State, p: G::B, o: G::B) -> i32 {
+            let v = self.0.evaluate_state(s, p, o);
+            assert_eq!(v, self.0.evaluate(p, o), "{:?}", Position::<G>::new(p, o));
+            v
+        }
+    }
+
+    /// Searches of random-game positions (exact and selective, so that
+    /// ProbCut's shallow searches and the ordering searches run too) with
+    /// the trained evaluation, whose state the search updates move by move.
+    fn the_incremental_evaluation_is_the_evaluation_in_search<G: Geometry>(games: usize) {
+        let stop = AtomicBool::new(false);
+        let mut table = Table::new(2);
+        let eval = Checked(crate::eval::Evaluator::trained());
+        let positions = crate::board::testing::random_positions::<G>(23 + G::N as u64, games);
+        for (i, pos) in positions.into_iter().enumerate().step_by(5) {
+            table.clear();
+            let mut budget = Budget::new(&stop);
+            let mut s = Searcher {
+                table: &table,
+                budget: &mut budget,
+                eval: &eval,
+                cut: if i % 2 == 0 { f32::INFINITY } else { 1.5 },
+                busy: None,
+            };
+            s.pvs(pos, 5, -INF, INF).unwrap();
+        }
+    }
+
+    #[test]
+    fn the_incremental_evaluation_is_the_evaluation_in_search_on_any_size() {
+        the_incremental_evaluation_is_the_evaluation_in_search::<S8>(12);
+        the_incremental_evaluation_is_the_evaluation_in_search::<S6>(6);
+        the_incremental_evaluation_is_the_evaluation_in_search::<S10>(1);
     }
 
     /// `wipes_out` against trying every move, on the positions with moves
