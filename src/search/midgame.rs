@@ -8,9 +8,10 @@
 //! (see [`crate::board::isa`]): x86-64-v3 CPUs run the copy with the AVX2
 //! 8x8 moves and flips.
 
+use super::moves::{MoveList, MAX_MOVES, MAX_MOVES_ANY};
 use super::parallel::{Busy, Deferral};
 use super::probcut;
-use super::table::{bounds, key_of, Table, NO_MOVE};
+use super::table::{bounds, key_of, Key, Table, NO_MOVE};
 use super::{Abort, Budget};
 #[cfg(target_arch = "x86_64")]
 use crate::board::isa::Haswell;
@@ -202,13 +203,50 @@ impl<E> Searcher<'_, '_, E> {
                 return Ok(alpha);
             }
         }
-        let list = self.order::<G, I>(isa, p, o, state, moves, hash_move, depth)?;
+        // The list's capacity: every move of the board (the const test
+        // folds away).
+        if G::SQUARES as usize <= MAX_MOVES {
+            let mut list = MoveList::<G::B, MAX_MOVES>::new();
+            self.search_moves::<G, I, MAX_MOVES>(
+                isa, p, o, state, &mut list, moves, hash_move, k, depth, alpha, beta,
+            )
+        } else {
+            let mut list = MoveList::<G::B, MAX_MOVES_ANY>::new();
+            self.search_moves::<G, I, MAX_MOVES_ANY>(
+                isa, p, o, state, &mut list, moves, hash_move, k, depth, alpha, beta,
+            )
+        }
+    }
+
+    /// The node's moves searched in order into `list`, and the result
+    /// stored under the node's key `k`.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn search_moves<G: Geometry, I: Recursion, const CAP: usize>(
+        &mut self,
+        isa: I,
+        p: G::B,
+        o: G::B,
+        state: &E::State,
+        list: &mut MoveList<G::B, CAP>,
+        moves: G::B,
+        hash_move: u16,
+        k: Key,
+        depth: u32,
+        mut alpha: i32,
+        beta: i32,
+    ) -> Result<i32, Abort>
+    where
+        E: Evaluate<G>,
+    {
+        self.order::<G, I, CAP>(isa, p, o, state, list, moves, hash_move, depth)?;
         let (alpha0, beta0) = (alpha, beta);
         let mut best = -INF;
         let mut best_sq = NO_MOVE;
         let mut deferral = Deferral::new(self.busy.filter(|_| depth >= DEFER_DEPTH));
         'passes: for pass in 0..2 {
-            for (i, &(x, f)) in list.iter().enumerate() {
+            for i in 0..list.len() {
+                let (x, f) = list.select(i);
                 let (cp, co) = (o ^ f, p ^ f ^ G::B::bit(x));
                 let Some(claim) = deferral.start(pass, i, || key_of::<G>(cp, co)) else {
                     continue;
@@ -267,40 +305,41 @@ impl<E> Searcher<'_, '_, E> {
         }
     }
 
-    /// The moves of `p` with their flips, best first.
+    /// Fills `list` with the moves of `p` and their flips, keyed best
+    /// (lowest) first.
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
-    fn order<G: Geometry, I: Recursion>(
+    fn order<G: Geometry, I: Recursion, const CAP: usize>(
         &mut self,
         isa: I,
         p: G::B,
         o: G::B,
         state: &E::State,
+        list: &mut MoveList<G::B, CAP>,
         moves: G::B,
         hash_move: u16,
         depth: u32,
-    ) -> Result<Vec<(u32, G::B)>, Abort>
+    ) -> Result<(), Abort>
     where
         E: Evaluate<G>,
     {
-        let mut scored: Vec<(i32, u32, G::B)> = Vec::with_capacity(moves.count() as usize);
-        for x in moves.squares() {
+        for (i, x) in moves.squares().enumerate() {
             let f = isa.flips::<G>(p, o, x);
+            list.push(x, f);
             let (cp, co) = (o ^ f, p ^ f ^ G::B::bit(x));
             let key = if x as u16 == hash_move {
-                i32::MAX
+                i32::MIN
             } else if depth >= SHALLOW_ORDER_DEPTH {
                 let d = (depth / 2 - 1).max(1);
                 let cs = self.eval.play(state, x, f);
                 let s = -isa.node::<G, E>(self, cp, co, &cs, d, -INF, INF, false)?;
-                s * 4 - fastest_first_key::<G, I>(isa, cp, co, x)
+                fastest_first_key::<G, I>(isa, cp, co, x) - s * 4
             } else {
-                -fastest_first_key::<G, I>(isa, cp, co, x)
+                fastest_first_key::<G, I>(isa, cp, co, x)
             };
-            scored.push((key, x, f));
+            list.set_key(i, key);
         }
-        scored.sort_by_key(|&(k, _, _)| std::cmp::Reverse(k));
-        Ok(scored.into_iter().map(|(_, x, f)| (x, f)).collect())
+        Ok(())
     }
 }
 
