@@ -1,7 +1,9 @@
 //! The midgame search: negamax principal-variation search over an
 //! evaluation, with the transposition table and move ordering (hash move,
-//! then shallow-search scores at higher depths, else fastest-first with
-//! potential mobility and square values). Scores are in centi-discs
+//! then fastest-first with potential mobility and square values; at high
+//! depths without a hash move, shallow-search scores too). The evaluation
+//! updates itself move by move through its [`Evaluate::State`], carried
+//! down the recursion beside the position. Scores are in centi-discs
 //! ([`SCALE`] per disc); finished games score their exact result.
 //!
 //! Like the solver, the recursion is compiled once per instruction set
@@ -22,8 +24,18 @@ use crate::eval::{Evaluate, SCALE};
 /// Above any midgame or final score (256 discs at most), in centi-discs.
 pub const INF: i32 = 300 * SCALE;
 
-/// From this remaining depth on, moves are ordered by a shallow search.
-const SHALLOW_ORDER_DEPTH: u32 = 4;
+/// From this remaining depth on, a node without a hash move orders its
+/// moves by a shallow search. Measured on `benches/data/wthor-40.obf`
+/// (midgame bench, nodes include the ordering searches'): ordering every
+/// node from depth 4, with or without a hash move, cost 2.3 to 2.9 times
+/// the nodes of ordering by the hash move then fastest-first (depth 12
+/// selectivity 4: 27.5 M against 13.0 M; 14/4: 109.6 M, 48.0 M; 10 exact:
+/// 35.2 M, 13.8 M; same moves and scores), most nodes with a hash move
+/// cutting on it; ordering by the search only once the hash move failed
+/// to cut took 18.2 M (12/4). Without a hash move, the search from depth 8
+/// took up to 0.5% fewer nodes than none (depths 10 to 16), from depth 4
+/// 2.7% more (14/4).
+const SHALLOW_ORDER_DEPTH: u32 = 8;
 
 /// From this remaining depth on, with other threads, a move another thread
 /// is searching waits for last (see [`super::parallel`]).
@@ -306,7 +318,8 @@ impl<E> Searcher<'_, '_, E> {
     }
 
     /// Fills `list` with the moves of `p` and their flips, keyed best
-    /// (lowest) first.
+    /// (lowest) first: the hash move, then the others fastest-first, which
+    /// a shallow search refines at high depths where there is no hash move.
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     fn order<G: Geometry, I: Recursion, const CAP: usize>(
@@ -323,13 +336,15 @@ impl<E> Searcher<'_, '_, E> {
     where
         E: Evaluate<G>,
     {
+        let hashed = (hash_move as u32) < G::SQUARES && moves.has(hash_move as u32);
+        let search = depth >= SHALLOW_ORDER_DEPTH && !hashed;
         for (i, x) in moves.squares().enumerate() {
             let f = isa.flips::<G>(p, o, x);
             list.push(x, f);
             let (cp, co) = (o ^ f, p ^ f ^ G::B::bit(x));
             let key = if x as u16 == hash_move {
                 i32::MIN
-            } else if depth >= SHALLOW_ORDER_DEPTH {
+            } else if search {
                 let d = (depth / 2 - 1).max(1);
                 let cs = self.eval.play(state, x, f);
                 let s = -isa.node::<G, E>(self, cp, co, &cs, d, -INF, INF, false)?;
