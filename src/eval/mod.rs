@@ -11,6 +11,7 @@
 pub mod pattern;
 pub mod v1;
 
+use crate::board::isa::Isa;
 use crate::board::s8::{on_s8, to_s8};
 use crate::board::{Geometry, Position};
 use pattern::{PatternState, PatternWeights};
@@ -61,9 +62,12 @@ pub trait Evaluate<G: Geometry> {
     /// The state when the side to move of the position of `s` passes.
     fn pass(&self, s: &Self::State) -> Self::State;
 
-    /// The value of `p` to move against `o` whose state is `s`: always
+    /// The value of `p` to move against `o` whose state is `s`, `moves`
+    /// being the legal moves of `p` (the search has them at hand; the
+    /// opponent's, if needed, come from `isa`): always
     /// [`Evaluate::evaluate`]'s.
-    fn evaluate_state(&self, s: &Self::State, p: G::B, o: G::B) -> i32;
+    fn evaluate_state<I: Isa>(&self, isa: I, s: &Self::State, p: G::B, o: G::B, moves: G::B)
+        -> i32;
 }
 
 /// The hand-made evaluation v1, on every size.
@@ -88,7 +92,7 @@ impl<G: Geometry> Evaluate<G> for V1 {
     fn pass(&self, _s: &()) {}
 
     #[inline]
-    fn evaluate_state(&self, _s: &(), p: G::B, o: G::B) -> i32 {
+    fn evaluate_state<I: Isa>(&self, _isa: I, _s: &(), p: G::B, o: G::B, _moves: G::B) -> i32 {
         v1::evaluate::<G>(p, o)
     }
 }
@@ -156,10 +160,21 @@ impl<G: Geometry> Evaluate<G> for Evaluator {
     }
 
     #[inline(always)]
-    fn evaluate_state(&self, s: &PatternState, p: G::B, o: G::B) -> i32 {
-        match (self, on_s8::<G>(p, o)) {
-            (Evaluator::Pattern(w), Some((p, o))) => w.evaluate_state(s, Position::new(p, o)),
-            _ => Evaluate::<G>::evaluate(self, p, o),
+    fn evaluate_state<I: Isa>(
+        &self,
+        isa: I,
+        s: &PatternState,
+        p: G::B,
+        o: G::B,
+        moves: G::B,
+    ) -> i32 {
+        if let Evaluator::Pattern(w) = self {
+            if let (Some((p8, o8)), Some(m8)) = (on_s8::<G>(p, o), to_s8::<G>(moves)) {
+                if let Some(r8) = to_s8::<G>(isa.moves::<G>(o, p)) {
+                    return w.evaluate_state_with(s, Position::new(p8, o8), (m8, r8));
+                }
+            }
         }
+        Evaluate::<G>::evaluate(self, p, o)
     }
 }

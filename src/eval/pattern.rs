@@ -882,7 +882,7 @@ impl PatternWeights {
     fn evaluate_with(&self, pos: Position, pext: impl Fn(u64, u64) -> u64) -> i32 {
         let ps = all_symmetries(pos.player);
         let os = all_symmetries(pos.opponent);
-        self.sum_over(pos, |w, instances| {
+        self.sum_over(pos, mobility(pos.player, pos.opponent), |w, instances| {
             let mut sum = 0i32;
             for inst in instances {
                 let s = inst.symmetry as usize;
@@ -946,10 +946,23 @@ impl PatternWeights {
     /// without reading the patterns from the board.
     #[inline(always)]
     pub fn evaluate_state(&self, s: &PatternState, pos: Position) -> i32 {
+        let (p, o) = (pos.player, pos.opponent);
+        self.evaluate_state_with(s, pos, (moves_of(p, o), moves_of(o, p)))
+    }
+
+    /// [`PatternWeights::evaluate_state`] given `moves`, the legal moves
+    /// of the side to move and of the opponent (the search has them, or
+    /// makes them faster).
+    #[inline(always)]
+    pub fn evaluate_state_with(&self, s: &PatternState, pos: Position, moves: (u64, u64)) -> i32 {
         if self.layout.deltas.is_none() {
             return self.evaluate(pos);
         }
-        self.sum_over(pos, |w, instances| {
+        let mobility = (
+            (moves.0.count_ones() as usize).min(MOBILITY_MAX),
+            (moves.1.count_ones() as usize).min(MOBILITY_MAX),
+        );
+        self.sum_over(pos, mobility, |w, instances| {
             instances
                 .iter()
                 .zip(&s.mover)
@@ -960,16 +973,21 @@ impl PatternWeights {
 
     /// The evaluation of `pos` given `patterns(w, instances)`, the sum of
     /// the weights in the stage's `w` of the configurations of the
-    /// placements: plus the mobility and bias weights, clamped.
+    /// placements: plus the mobility weights of `(mp, mo)` (the sides'
+    /// capped move counts) and the bias weight, clamped.
     #[inline(always)]
-    fn sum_over(&self, pos: Position, patterns: impl Fn(&[i16], &[Instance]) -> i32) -> i32 {
+    fn sum_over(
+        &self,
+        pos: Position,
+        (mp, mo): (usize, usize),
+        patterns: impl Fn(&[i16], &[Instance]) -> i32,
+    ) -> i32 {
         let f = &*self.layout;
         let (p, o) = (pos.player, pos.opponent);
         let empties = (!(p | o)).count_ones();
         let base = self.stage_of(empties) * f.len;
         let w = &self.weights[base..base + f.len];
         let mut sum = patterns(w, &f.instances);
-        let (mp, mo) = mobility(p, o);
 
         sum += w[f.mobility_offset + mp] as i32
             + w[f.opponent_mobility_offset + mo] as i32

@@ -75,22 +75,25 @@ pub(crate) fn leaf<G: Geometry, E: Evaluate<G>, I: Isa>(
         // into the wipe-outs that a greedy opponent takes: they were 36 of
         // level 0's 47 losses in 400 games against the 1986 program.
         G::SQUARES as i32 * SCALE
-    } else if isa.moves::<G>(p, o).is_zero() {
+    } else {
+        let moves = isa.moves::<G>(p, o);
+        if !moves.is_zero() {
+            return eval.evaluate_state(isa, state, p, o, moves);
+        }
         // A pass uses no depth, as in the search. The evaluation was
         // trained on positions whose mover has a move (the labelling steps
         // over passes), so it does not know what a pass costs: a depth-1
         // search scored the moves that leave the opponent without a reply
         // far from their value (5 of level 1's 24 lost or drawn games in
         // 400 against the 1986 program).
-        if isa.moves::<G>(o, p).is_zero() {
+        let replies = isa.moves::<G>(o, p);
+        if replies.is_zero() {
             terminal::<G>(p, o)
         } else if wipes_out::<G>(o, p) {
             -(G::SQUARES as i32) * SCALE
         } else {
-            -eval.evaluate_state(&eval.pass(state), o, p)
+            -eval.evaluate_state(isa, &eval.pass(state), o, p, replies)
         }
-    } else {
-        eval.evaluate_state(state, p, o)
     }
 }
 
@@ -603,8 +606,16 @@ mod tests {
         fn pass(&self, s: &E::State) -> E::State {
             self.0.pass(s)
         }
-        fn evaluate_state(&self, s: &E::State, p: G::B, o: G::B) -> i32 {
-            let v = self.0.evaluate_state(s, p, o);
+        fn evaluate_state<I: Isa>(
+            &self,
+            isa: I,
+            s: &E::State,
+            p: G::B,
+            o: G::B,
+            moves: G::B,
+        ) -> i32 {
+            assert!(moves == G::moves(p, o));
+            let v = self.0.evaluate_state(isa, s, p, o, moves);
             assert_eq!(v, self.0.evaluate(p, o), "{:?}", Position::<G>::new(p, o));
             v
         }
