@@ -168,16 +168,6 @@ pub trait Geometry: Copy + Clone + Default + Eq + Hash + Debug + Send + Sync + '
             Self::X_SQUARES,
         ]
     }
-
-    /// The trained pattern evaluation, where the geometry has one (8x8).
-    #[inline]
-    fn evaluate_patterns(
-        _weights: &crate::eval::pattern::PatternWeights,
-        _p: Self::B,
-        _o: Self::B,
-    ) -> Option<i32> {
-        None
-    }
 }
 
 /// Masks that are cheaper to build at run time than as constants.

@@ -16,7 +16,8 @@
 
 use super::bits::Bits;
 use super::geometry::Geometry;
-use super::s8::S8;
+#[cfg(target_arch = "x86_64")]
+use super::s8::{from_s8, on_s8};
 
 /// The moves and flips of an instruction set; values are zero-sized.
 pub trait Isa: Copy {
@@ -83,31 +84,13 @@ impl Haswell {
     }
 }
 
-/// `x` as a `T`, when its type is `T`.
-#[cfg(target_arch = "x86_64")]
-#[inline(always)]
-fn same<T: Copy + 'static>(x: impl Copy + 'static) -> Option<T> {
-    (&x as &dyn std::any::Any).downcast_ref::<T>().copied()
-}
-
-/// `p` and `o` as the 8x8 kernels' `u64`s when `G` is [`S8`]: the test
-/// folds away when a copy is monomorphised.
-#[cfg(target_arch = "x86_64")]
-#[inline(always)]
-fn on_s8<G: Geometry>(p: G::B, o: G::B) -> Option<(u64, u64)> {
-    if std::any::TypeId::of::<G>() != std::any::TypeId::of::<S8>() {
-        return None;
-    }
-    Some((same(p)?, same(o)?))
-}
-
 #[cfg(target_arch = "x86_64")]
 impl Isa for Haswell {
     #[inline(always)]
     fn moves<G: Geometry>(self, p: G::B, o: G::B) -> G::B {
         if let Some((p8, o8)) = on_s8::<G>(p, o) {
             // SAFETY: `self` exists only on a CPU with AVX2.
-            if let Some(m) = same(unsafe { super::avx2::moves(p8, o8) }) {
+            if let Some(m) = from_s8::<G>(unsafe { super::avx2::moves(p8, o8) }) {
                 return m;
             }
         }
@@ -118,7 +101,7 @@ impl Isa for Haswell {
     fn flips<G: Geometry>(self, p: G::B, o: G::B, sq: u32) -> G::B {
         if let Some((p8, o8)) = on_s8::<G>(p, o) {
             // SAFETY: `self` exists only on a CPU with AVX2.
-            if let Some(f) = same(unsafe { super::avx2::flips(p8, o8, sq) }) {
+            if let Some(f) = from_s8::<G>(unsafe { super::avx2::flips(p8, o8, sq) }) {
                 return f;
             }
         }
@@ -130,7 +113,7 @@ impl Isa for Haswell {
         if let Some((p8, o8)) = on_s8::<G>(p, o) {
             // SAFETY: `self` exists only on a CPU with AVX2.
             let (f, m) = unsafe { super::avx2::flips_and_replies(p8, o8, sq) };
-            if let (Some(f), Some(m)) = (same(f), same(m)) {
+            if let (Some(f), Some(m)) = (from_s8::<G>(f), from_s8::<G>(m)) {
                 return (f, m);
             }
         }

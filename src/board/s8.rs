@@ -1,8 +1,9 @@
 //! The 8x8 board, the engine's fast instance: the generic core with the hot
 //! operations of [`Geometry`] replaced by dedicated 8x8 code (fills with
 //! fixed shifts, flips from per-square ray tables and bit scans, constant
-//! quadrants and neighbour tables, stability over the 8x8 lines), and the
-//! trained pattern evaluation. `tests` checks each against the generic body.
+//! quadrants and neighbour tables, stability over the 8x8 lines). `tests`
+//! checks each against the generic body. [`on_s8`] lets an upper layer
+//! take its own 8x8 path (the trained evaluation) inside generic code.
 
 use super::geometry::{geometry_items, mask_u64, Geometry, Kind, Tables};
 use once_cell::sync::Lazy;
@@ -85,15 +86,36 @@ impl Geometry for S8 {
     fn square_value(x: u32) -> i32 {
         SQUARE_VALUE[x as usize]
     }
+}
 
-    #[inline]
-    fn evaluate_patterns(
-        weights: &crate::eval::pattern::PatternWeights,
-        p: u64,
-        o: u64,
-    ) -> Option<i32> {
-        Some(weights.evaluate(super::Position::new(p, o)))
-    }
+/// `x` as a `T`, when its type is `T`.
+#[inline(always)]
+fn same<T: Copy + 'static>(x: impl Copy + 'static) -> Option<T> {
+    (&x as &dyn std::any::Any).downcast_ref::<T>().copied()
+}
+
+#[inline(always)]
+fn is_s8<G: Geometry>() -> bool {
+    std::any::TypeId::of::<G>() == std::any::TypeId::of::<S8>()
+}
+
+/// `x` as the 8x8 code's `u64` when `G` is [`S8`], else `None`: the test
+/// folds away when generic code is monomorphised.
+#[inline(always)]
+pub fn to_s8<G: Geometry>(x: G::B) -> Option<u64> {
+    is_s8::<G>().then(|| same(x)).flatten()
+}
+
+/// `p` and `o` as the 8x8 code's `u64`s when `G` is [`S8`].
+#[inline(always)]
+pub fn on_s8<G: Geometry>(p: G::B, o: G::B) -> Option<(u64, u64)> {
+    Some((to_s8::<G>(p)?, to_s8::<G>(o)?))
+}
+
+/// `x` as `G`'s bit set when `G` is [`S8`].
+#[inline(always)]
+pub fn from_s8<G: Geometry>(x: u64) -> Option<G::B> {
+    is_s8::<G>().then(|| same(x)).flatten()
 }
 
 /// Columns a..g (shifting east must not wrap into column a) and b..h.

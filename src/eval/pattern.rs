@@ -29,14 +29,18 @@
 //! side to move (0..=[`MOBILITY_MAX`], capped), the same for the opponent,
 //! and a bias by the number of empty squares (which carries parity).
 //!
-//! Evaluating from scratch costs 46 table reads and two move generations;
-//! `cargo bench --bench eval` measures it against evaluation v1. An
-//! incremental form, which updated the configurations of the instances
-//! through the placed and flipped squares (about 7 instances a square), was
-//! measured on random games at only ~7% less than reading the patterns from
-//! the board (137 vs 147 ns: the time goes to the weight reads, 334 KB of
-//! tables per stage, and the two mobility counts), so the search, which
-//! would pay the update at interior nodes too, evaluates from scratch.
+//! Evaluating from scratch costs 46 table reads and two move generations
+//! besides reading the 46 configurations from the board (16 board
+//! symmetries, 92 bit extractions); `cargo bench --bench eval` measures it
+//! against evaluation v1. The search reads no configuration from the
+//! board: it carries a [`PatternState`], every placement's configuration
+//! seen from both sides, from a node to its children, where
+//! [`PatternWeights::play`] adds each placed and flipped square's powers of
+//! 3 (a precomputed row of [`STATE_LANES`] per square, a few vector adds),
+//! and [`PatternWeights::evaluate_state`] reads the weights alone. The
+//! value is the same as from scratch, so fixed-depth searches visit the
+//! same nodes; sets of more than [`STATE_LANES`] placements evaluate from
+//! scratch.
 //!
 //! # Weights file (little-endian), version 1
 //!
@@ -304,6 +308,92 @@ pub struct Layout {
     /// `canonical[j]`: the weight that weight `j` shares (the smallest index
     /// of its orbit under the pattern's own symmetries); `j` for the others.
     pub canonical: Vec<u32>,
+    /// What each square adds to the placements' configurations, when they
+    /// fit a [`PatternState`].
+    deltas: Option<Box<Deltas>>,
+}
+
+/// Lanes of a [`PatternState`]: the most placements the incremental
+/// evaluation follows (the built-in set has 46, [`Layout::extended`] 58).
+/// The search evaluates a set with more from scratch.
+pub const STATE_LANES: usize = 64;
+
+/// `Deltas.0[sq][i]`: 3^d, `d` the digit of square `sq` in placement `i`'s
+/// configuration, or 0 where the placement does not hold `sq`; lanes past
+/// the last placement are 0. A disc of the side counted as digit 1 on `sq`
+/// adds this to every configuration, a disc of the other side twice this.
+#[derive(PartialEq, Eq)]
+struct Deltas([[u16; STATE_LANES]; 64]);
+
+impl std::fmt::Debug for Deltas {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Deltas")
+    }
+}
+
+impl Deltas {
+    /// The deltas of `instances`, if they fit the lanes.
+    fn of(instances: &[Instance]) -> Option<Box<Deltas>> {
+        if instances.len() > STATE_LANES {
+            return None;
+        }
+        let mut d = Box::new(Deltas([[0; STATE_LANES]; 64]));
+        for (i, inst) in instances.iter().enumerate() {
+            for (sq, row) in d.0.iter_mut().enumerate() {
+                let t = symmetry(1u64 << sq, inst.symmetry as usize);
+                if t & inst.mask != 0 {
+                    row[i] = 3u16.pow((inst.mask & (t - 1)).count_ones());
+                }
+            }
+        }
+        Some(d)
+    }
+
+    /// The sum of the deltas of the squares of `b`.
+    #[inline(always)]
+    fn sum(&self, mut b: u64) -> [u16; STATE_LANES] {
+        let mut out = [0u16; STATE_LANES];
+        while b != 0 {
+            let row = &self.0[b.trailing_zeros() as usize];
+            b &= b - 1;
+            for (o, &d) in out.iter_mut().zip(row) {
+                *o = o.wrapping_add(d);
+            }
+        }
+        out
+    }
+}
+
+/// The configuration of every placement of a pattern set in a position,
+/// seen from each side: what the search carries from a node to its
+/// children ([`PatternWeights::play`]) instead of reading the patterns
+/// from the board at each leaf. Unused lanes stay 0.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(C, align(32))]
+pub struct PatternState {
+    /// The side to move as digit 1, the opponent as 2 (what the evaluation
+    /// reads).
+    mover: [u16; STATE_LANES],
+    /// The opponent as digit 1 (the configurations after a pass).
+    other: [u16; STATE_LANES],
+}
+
+impl PatternState {
+    /// The state of a set that does not fit the lanes, or of no pattern
+    /// evaluation: all zero, never read.
+    pub const UNUSED: PatternState = PatternState {
+        mover: [0; STATE_LANES],
+        other: [0; STATE_LANES],
+    };
+
+    /// The state after a pass: the sides' views swapped.
+    #[inline(always)]
+    pub fn passed(&self) -> PatternState {
+        PatternState {
+            mover: self.other,
+            other: self.mover,
+        }
+    }
 }
 
 /// A set has 1 to [`MAX_PATTERNS`] patterns.
@@ -394,6 +484,7 @@ impl Layout {
         }
         Ok(Layout {
             masks: masks.to_vec(),
+            deltas: Deltas::of(&instances),
             instances,
             offsets,
             sizes,
@@ -791,28 +882,113 @@ impl PatternWeights {
     fn evaluate_with(&self, pos: Position, pext: impl Fn(u64, u64) -> u64) -> i32 {
         let ps = all_symmetries(pos.player);
         let os = all_symmetries(pos.opponent);
-        self.sum_over(pos, |inst| {
-            let s = inst.symmetry as usize;
-            BASE3[pext(ps[s], inst.mask) as usize] as usize
-                + 2 * BASE3[pext(os[s], inst.mask) as usize] as usize
+        self.sum_over(pos, mobility(pos.player, pos.opponent), |w, instances| {
+            let mut sum = 0i32;
+            for inst in instances {
+                let s = inst.symmetry as usize;
+                let config = BASE3[pext(ps[s], inst.mask) as usize] as usize
+                    + 2 * BASE3[pext(os[s], inst.mask) as usize] as usize;
+                sum += w[inst.offset as usize + config] as i32;
+            }
+            sum
         })
     }
 
-    /// The evaluation of `pos` given `config(instance)`, the configuration
-    /// index of each instance: its pattern weights plus the mobility and bias
-    /// weights, clamped.
+    /// Whether [`PatternWeights::play`] follows this set's placements (at
+    /// most [`STATE_LANES`] of them); for another set the state is
+    /// [`PatternState::UNUSED`] and [`PatternWeights::evaluate_state`]
+    /// evaluates from scratch.
+    pub fn incremental(&self) -> bool {
+        self.layout.deltas.is_some()
+    }
+
+    /// The state of `pos`, read from its discs.
+    #[inline]
+    pub fn state(&self, pos: Position) -> PatternState {
+        let Some(d) = &self.layout.deltas else {
+            return PatternState::UNUSED;
+        };
+        let (p, o) = (d.sum(pos.player), d.sum(pos.opponent));
+        let mut s = PatternState::UNUSED;
+        for l in 0..STATE_LANES {
+            s.mover[l] = p[l].wrapping_add(o[l].wrapping_mul(2));
+            s.other[l] = o[l].wrapping_add(p[l].wrapping_mul(2));
+        }
+        s
+    }
+
+    /// The state of the child when the side to move of the position of `s`
+    /// plays on `x`, flipping `flips`: the placed and flipped discs change
+    /// the configurations of the placements through them, and the sides
+    /// swap.
     #[inline(always)]
-    fn sum_over(&self, pos: Position, config: impl Fn(&Instance) -> usize) -> i32 {
+    pub fn play(&self, s: &PatternState, x: u32, flips: u64) -> PatternState {
+        let Some(d) = &self.layout.deltas else {
+            return *s;
+        };
+        let flipped = d.sum(flips);
+        let placed = &d.0[x as usize];
+        let mut child = PatternState::UNUSED;
+        for l in 0..STATE_LANES {
+            // For the mover, `x` goes from 0 to 1 and the flips from 2 to
+            // 1; for the opponent, `x` to 2 and the flips from 1 to 2.
+            child.other[l] = s.mover[l].wrapping_add(placed[l]).wrapping_sub(flipped[l]);
+            child.mover[l] = s.other[l]
+                .wrapping_add(placed[l].wrapping_mul(2))
+                .wrapping_add(flipped[l]);
+        }
+        child
+    }
+
+    /// The evaluation of `pos` whose state is `s` (made by
+    /// [`PatternWeights::state`], [`PatternWeights::play`] and
+    /// [`PatternState::passed`]): the value of [`PatternWeights::evaluate`],
+    /// without reading the patterns from the board.
+    #[inline(always)]
+    pub fn evaluate_state(&self, s: &PatternState, pos: Position) -> i32 {
+        let (p, o) = (pos.player, pos.opponent);
+        self.evaluate_state_with(s, pos, (moves_of(p, o), moves_of(o, p)))
+    }
+
+    /// [`PatternWeights::evaluate_state`] given `moves`, the legal moves
+    /// of the side to move and of the opponent (the search has them, or
+    /// makes them faster).
+    #[inline(always)]
+    pub fn evaluate_state_with(&self, s: &PatternState, pos: Position, moves: (u64, u64)) -> i32 {
+        if self.layout.deltas.is_none() {
+            return self.evaluate(pos);
+        }
+        let mobility = (
+            (moves.0.count_ones() as usize).min(MOBILITY_MAX),
+            (moves.1.count_ones() as usize).min(MOBILITY_MAX),
+        );
+        self.sum_over(pos, mobility, |w, instances| {
+            instances
+                .iter()
+                .zip(&s.mover)
+                .map(|(inst, &c)| w[inst.offset as usize + c as usize] as i32)
+                .sum()
+        })
+    }
+
+    /// The evaluation of `pos` given `patterns(w, instances)`, the sum of
+    /// the weights in the stage's `w` of the configurations of the
+    /// placements: plus the mobility weights of `(mp, mo)` (the sides'
+    /// capped move counts) and the bias weight, clamped.
+    #[inline(always)]
+    fn sum_over(
+        &self,
+        pos: Position,
+        (mp, mo): (usize, usize),
+        patterns: impl Fn(&[i16], &[Instance]) -> i32,
+    ) -> i32 {
         let f = &*self.layout;
         let (p, o) = (pos.player, pos.opponent);
         let empties = (!(p | o)).count_ones();
         let base = self.stage_of(empties) * f.len;
         let w = &self.weights[base..base + f.len];
-        let mut sum = 0i32;
-        for inst in &f.instances {
-            sum += w[inst.offset as usize + config(inst)] as i32;
-        }
-        let (mp, mo) = mobility(p, o);
+        let mut sum = patterns(w, &f.instances);
+
         sum += w[f.mobility_offset + mp] as i32
             + w[f.opponent_mobility_offset + mo] as i32
             + w[f.bias_offset + empties as usize] as i32;
@@ -925,6 +1101,60 @@ mod tests {
                 assert_eq!(w.evaluate(pos), w.evaluate_reference(pos), "{pos:?}");
                 assert_eq!(w.evaluate(pos), w.evaluate_with(pos, pext_soft));
             }
+        }
+    }
+
+    /// A set of more placements than a state has lanes: the extended set
+    /// and a 2x4 corner block, which no symmetry maps onto itself (8 more).
+    fn too_many_placements() -> Arc<Layout> {
+        let masks: Vec<u64> = Layout::extended()
+            .masks()
+            .iter()
+            .copied()
+            .chain([0x0f0f])
+            .collect();
+        Arc::new(Layout::new(&masks).unwrap())
+    }
+
+    #[test]
+    fn incremental_evaluation_is_the_evaluation_through_random_games() {
+        for (w, incremental) in [
+            (random_weights(11), true),
+            (random_weights_with(Layout::extended(), 12), true),
+            (random_weights_with(too_many_placements(), 13), false),
+        ] {
+            assert_eq!(w.incremental(), incremental);
+            assert_eq!(w.layout().instances() <= STATE_LANES, incremental);
+            let mut rng = Rng::new(14);
+            let (mut plies, mut passes) = (0, 0);
+            for _ in 0..60 {
+                let mut pos = Position::start();
+                let mut s = w.state(pos);
+                loop {
+                    // Both orientations the search reads: the side to move's,
+                    // and the opponent's (a leaf whose mover must pass).
+                    let other = Position::new(pos.opponent, pos.player);
+                    assert_eq!(w.evaluate_state(&s, pos), w.evaluate(pos), "{pos:?}");
+                    assert_eq!(w.evaluate_state(&s.passed(), other), w.evaluate(other));
+                    assert_eq!(s, w.state(pos), "{pos:?}");
+                    plies += 1;
+                    let moves: Vec<u32> = pos.legal_moves().squares().collect();
+                    if moves.is_empty() {
+                        if pos.pass().legal_moves().is_zero() {
+                            break;
+                        }
+                        pos = pos.pass();
+                        s = s.passed();
+                        passes += 1;
+                        continue;
+                    }
+                    let x = moves[rng.below(moves.len())];
+                    let f = pos.flips(x);
+                    s = w.play(&s, x, f);
+                    pos = pos.play_with(x, f);
+                }
+            }
+            assert!(plies > 3000 && passes > 5, "{plies} plies, {passes} passes");
         }
     }
 

@@ -16,6 +16,7 @@
 //! build's own.
 
 use super::midgame::Searcher;
+use super::moves::MoveList;
 use super::parallel::{Busy, Deferral};
 use super::table::{bounds, key, key_of, Table, NO_MOVE};
 use super::{Abort, Budget};
@@ -25,7 +26,6 @@ use crate::board::isa::{Isa, Portable};
 use crate::board::position::distinct_moves;
 use crate::board::{final_score, Bits, Geometry, Position};
 use crate::eval::Evaluate;
-use std::mem::MaybeUninit;
 
 /// Above this many empties the solver generates and orders moves.
 const SHALLOW: u32 = 6;
@@ -575,7 +575,7 @@ impl<E> Solver<'_, '_, E> {
         let mut best_sq = NO_MOVE;
         let mut deferral = Deferral::new(self.busy.filter(|_| n >= DEFER_EMPTIES));
         'passes: for pass in 0..2 {
-            for i in 0..list.len {
+            for i in 0..list.len() {
                 let (x, f) = list.select(i);
                 let (cp, co) = (o ^ f, p ^ f ^ G::B::bit(x));
                 let Some(claim) = deferral.start(pass, i, || key_of::<G>(cp, co)) else {
@@ -679,7 +679,7 @@ impl<E> Solver<'_, '_, E> {
             .iter()
             .rposition(|&(e, _)| n >= e)
             .map(|d| (d as u32, G::EVAL_ORDER[d].1));
-        for i in 0..list.len {
+        for i in 0..list.len() {
             let (x, f) = list.as_slice()[i];
             let (cp, co) = (o ^ f, p ^ f ^ G::B::bit(x));
             let key = if x as u16 == hash_move {
@@ -711,77 +711,6 @@ impl<E> Solver<'_, '_, E> {
             list.set_key(i, key);
         }
         Ok(())
-    }
-}
-
-/// The most moves a solved position can have: it has at most 64 empties.
-const MAX_MOVES: usize = 64;
-
-/// The moves of a position with their flips, then their ordering keys.
-/// Uninitialised beyond `len`: a deep node makes one, and clearing 64 slots
-/// there would cost more than filling the list. (Built in place by the node: a
-/// list is too big to return by value cheaply.)
-pub struct MoveList<B> {
-    items: [MaybeUninit<(u32, B)>; MAX_MOVES],
-    keys: [i32; MAX_MOVES],
-    len: usize,
-}
-
-impl<B: Bits> MoveList<B> {
-    #[inline(always)]
-    fn new() -> MoveList<B> {
-        MoveList {
-            items: [const { MaybeUninit::uninit() }; MAX_MOVES],
-            keys: [0; MAX_MOVES],
-            len: 0,
-        }
-    }
-
-    /// Appends move `x` (flipping `f`).
-    #[inline(always)]
-    fn push(&mut self, x: u32, f: B) {
-        assert!(self.len < MAX_MOVES, "more than {MAX_MOVES} moves to solve");
-        self.items[self.len] = MaybeUninit::new((x, f));
-        self.len += 1;
-    }
-
-    /// Sets the key of the `i`-th move pushed, lower searched first; ties
-    /// are broken here by `i`, so that [`MoveList::select`]'s swaps keep
-    /// the order of `push` among equal keys. At least -2^24 (lower counts
-    /// as -2^24), below 2^24.
-    #[inline(always)]
-    fn set_key(&mut self, i: usize, key: i32) {
-        debug_assert!(key < 1 << 24);
-        self.keys[i] = key.max(-(1 << 24)) * MAX_MOVES as i32 + i as i32;
-    }
-
-    /// The move to search `i`-th, the moves before `i` taken: the lowest
-    /// key of the rest (the first of equal keys, in the order of `push`),
-    /// swapped to `i`. A selection as the search goes rather than a sort:
-    /// most nodes that cut do so on their first move or two, and a scan
-    /// with no unpredictable branch is cheaper than an insertion sort of
-    /// random keys.
-    #[inline(always)]
-    fn select(&mut self, i: usize) -> (u32, B) {
-        let mut best = i;
-        for j in i + 1..self.len {
-            if self.keys[j] < self.keys[best] {
-                best = j;
-            }
-        }
-        self.keys.swap(i, best);
-        self.items.swap(i, best);
-        self.as_slice()[i]
-    }
-
-    /// The moves: those taken by `MoveList::select` first, in the order
-    /// taken, then the rest (in the order of `push` until the first select,
-    /// its swaps leave them in no set order).
-    #[inline(always)]
-    pub fn as_slice(&self) -> &[(u32, B)] {
-        // SAFETY: `insert` writes every slot below `len` before `len` covers
-        // it, and the tuple is `Copy` (no drop to run).
-        unsafe { std::slice::from_raw_parts(self.items.as_ptr().cast(), self.len) }
     }
 }
 
@@ -905,27 +834,5 @@ mod tests {
         check::<S8>(40, 14);
         check::<S6>(20, 14);
         check::<S10>(10, 10);
-    }
-
-    #[test]
-    fn move_list_selects_by_key() {
-        let mut list = MoveList::<u64>::new();
-        for (i, (k, x)) in [
-            (5, 1),
-            (-3, 2),
-            (5, 3),
-            (0, 4),
-            (i32::MIN, 5),
-            (5, 6),
-            (-3, 7),
-        ]
-        .into_iter()
-        .enumerate()
-        {
-            list.push(x, 1 << x);
-            list.set_key(i, k);
-        }
-        let xs: Vec<u32> = (0..list.len).map(|i| list.select(i).0).collect();
-        assert_eq!(xs, vec![5, 2, 7, 4, 1, 3, 6]);
     }
 }

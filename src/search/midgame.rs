@@ -1,16 +1,19 @@
 //! The midgame search: negamax principal-variation search over an
 //! evaluation, with the transposition table and move ordering (hash move,
-//! then shallow-search scores at higher depths, else fastest-first with
-//! potential mobility and square values). Scores are in centi-discs
+//! then fastest-first with potential mobility and square values; at high
+//! depths without a hash move, shallow-search scores too). The evaluation
+//! updates itself move by move through its [`Evaluate::State`], carried
+//! down the recursion beside the position. Scores are in centi-discs
 //! ([`SCALE`] per disc); finished games score their exact result.
 //!
 //! Like the solver, the recursion is compiled once per instruction set
 //! (see [`crate::board::isa`]): x86-64-v3 CPUs run the copy with the AVX2
 //! 8x8 moves and flips.
 
+use super::moves::{MoveList, MAX_MOVES, MAX_MOVES_ANY};
 use super::parallel::{Busy, Deferral};
 use super::probcut;
-use super::table::{bounds, key_of, Table, NO_MOVE};
+use super::table::{bounds, key_of, Key, Table, NO_MOVE};
 use super::{Abort, Budget};
 #[cfg(target_arch = "x86_64")]
 use crate::board::isa::Haswell;
@@ -21,8 +24,18 @@ use crate::eval::{Evaluate, SCALE};
 /// Above any midgame or final score (256 discs at most), in centi-discs.
 pub const INF: i32 = 300 * SCALE;
 
-/// From this remaining depth on, moves are ordered by a shallow search.
-const SHALLOW_ORDER_DEPTH: u32 = 4;
+/// From this remaining depth on, a node without a hash move orders its
+/// moves by a shallow search. Measured on `benches/data/wthor-40.obf`
+/// (midgame bench, nodes include the ordering searches'): ordering every
+/// node from depth 4, with or without a hash move, cost 2.3 to 2.9 times
+/// the nodes of ordering by the hash move then fastest-first (depth 12
+/// selectivity 4: 27.5 M against 13.0 M; 14/4: 109.6 M, 48.0 M; 10 exact:
+/// 35.2 M, 13.8 M; same moves and scores), most nodes with a hash move
+/// cutting on it; ordering by the search only once the hash move failed
+/// to cut took 18.2 M (12/4). Without a hash move, the search from depth 8
+/// took up to 0.5% fewer nodes than none (depths 10 to 16), from depth 4
+/// 2.7% more (14/4).
+const SHALLOW_ORDER_DEPTH: u32 = 8;
 
 /// From this remaining depth on, with other threads, a move another thread
 /// is searching waits for last (see [`super::parallel`]).
@@ -46,7 +59,13 @@ pub struct Searcher<'t, 'b, E> {
 /// positions whose mover can wipe the other side out in one move, and the
 /// positions whose mover must pass, which are valued after the pass.
 #[inline]
-pub(crate) fn leaf<G: Geometry, E: Evaluate<G>, I: Isa>(isa: I, eval: &E, p: G::B, o: G::B) -> i32 {
+pub(crate) fn leaf<G: Geometry, E: Evaluate<G>, I: Isa>(
+    isa: I,
+    eval: &E,
+    state: &E::State,
+    p: G::B,
+    o: G::B,
+) -> i32 {
     if p.is_zero() || o.is_zero() || (p | o) == G::ALL {
         terminal::<G>(p, o)
     } else if wipes_out::<G>(p, o) {
@@ -56,22 +75,25 @@ pub(crate) fn leaf<G: Geometry, E: Evaluate<G>, I: Isa>(isa: I, eval: &E, p: G::
         // into the wipe-outs that a greedy opponent takes: they were 36 of
         // level 0's 47 losses in 400 games against the 1986 program.
         G::SQUARES as i32 * SCALE
-    } else if isa.moves::<G>(p, o).is_zero() {
+    } else {
+        let moves = isa.moves::<G>(p, o);
+        if !moves.is_zero() {
+            return eval.evaluate_state(isa, state, p, o, moves);
+        }
         // A pass uses no depth, as in the search. The evaluation was
         // trained on positions whose mover has a move (the labelling steps
         // over passes), so it does not know what a pass costs: a depth-1
         // search scored the moves that leave the opponent without a reply
         // far from their value (5 of level 1's 24 lost or drawn games in
         // 400 against the 1986 program).
-        if isa.moves::<G>(o, p).is_zero() {
+        let replies = isa.moves::<G>(o, p);
+        if replies.is_zero() {
             terminal::<G>(p, o)
         } else if wipes_out::<G>(o, p) {
             -(G::SQUARES as i32) * SCALE
         } else {
-            -eval.evaluate(o, p)
+            -eval.evaluate_state(isa, &eval.pass(state), o, p, replies)
         }
-    } else {
-        eval.evaluate(p, o)
     }
 }
 
@@ -117,11 +139,12 @@ impl<E> Searcher<'_, '_, E> {
         E: Evaluate<G>,
     {
         let (p, o) = (pos.player, pos.opponent);
+        let state = self.eval.state(p, o);
         #[cfg(target_arch = "x86_64")]
         if let Some(isa) = Haswell::detect() {
-            return isa.node::<G, E>(self, p, o, depth, alpha, beta, false);
+            return isa.node::<G, E>(self, p, o, &state, depth, alpha, beta, false);
         }
-        Portable.node::<G, E>(self, p, o, depth, alpha, beta, false)
+        Portable.node::<G, E>(self, p, o, &state, depth, alpha, beta, false)
     }
 
     /// A node of the copy of the recursion for the instruction set `isa`.
@@ -132,6 +155,7 @@ impl<E> Searcher<'_, '_, E> {
         isa: I,
         p: G::B,
         o: G::B,
+        state: &E::State,
         depth: u32,
         mut alpha: i32,
         mut beta: i32,
@@ -142,7 +166,7 @@ impl<E> Searcher<'_, '_, E> {
     {
         self.budget.tick()?;
         if depth == 0 {
-            return Ok(leaf::<G, E, I>(isa, self.eval, p, o));
+            return Ok(leaf::<G, E, I>(isa, self.eval, state, p, o));
         }
         let moves = isa.moves::<G>(p, o);
         if moves.is_zero() {
@@ -154,7 +178,8 @@ impl<E> Searcher<'_, '_, E> {
                 });
             }
             // A pass uses no depth.
-            return Ok(-isa.node::<G, E>(self, o, p, depth, -beta, -alpha, true)?);
+            let passed = self.eval.pass(state);
+            return Ok(-isa.node::<G, E>(self, o, p, &passed, depth, -beta, -alpha, true)?);
         }
         let k = key_of::<G>(p, o);
         let mut hash_move = NO_MOVE;
@@ -182,29 +207,67 @@ impl<E> Searcher<'_, '_, E> {
             let max_score = G::SQUARES as i32 * SCALE;
             let high = beta.saturating_add(m);
             if high <= max_score
-                && isa.node::<G, E>(self, p, o, shallow, high - 1, high, false)? >= high
+                && isa.node::<G, E>(self, p, o, state, shallow, high - 1, high, false)? >= high
             {
                 return Ok(beta);
             }
             let low = alpha.saturating_sub(m);
             if low >= -max_score
-                && isa.node::<G, E>(self, p, o, shallow, low, low + 1, false)? <= low
+                && isa.node::<G, E>(self, p, o, state, shallow, low, low + 1, false)? <= low
             {
                 return Ok(alpha);
             }
         }
-        let list = self.order::<G, I>(isa, p, o, moves, hash_move, depth)?;
+        // The list's capacity: every move of the board (the const test
+        // folds away).
+        if G::SQUARES as usize <= MAX_MOVES {
+            let mut list = MoveList::<G::B, MAX_MOVES>::new();
+            self.search_moves::<G, I, MAX_MOVES>(
+                isa, p, o, state, &mut list, moves, hash_move, k, depth, alpha, beta,
+            )
+        } else {
+            let mut list = MoveList::<G::B, MAX_MOVES_ANY>::new();
+            self.search_moves::<G, I, MAX_MOVES_ANY>(
+                isa, p, o, state, &mut list, moves, hash_move, k, depth, alpha, beta,
+            )
+        }
+    }
+
+    /// The node's moves searched in order into `list`, and the result
+    /// stored under the node's key `k`.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn search_moves<G: Geometry, I: Recursion, const CAP: usize>(
+        &mut self,
+        isa: I,
+        p: G::B,
+        o: G::B,
+        state: &E::State,
+        list: &mut MoveList<G::B, CAP>,
+        moves: G::B,
+        hash_move: u16,
+        k: Key,
+        depth: u32,
+        mut alpha: i32,
+        beta: i32,
+    ) -> Result<i32, Abort>
+    where
+        E: Evaluate<G>,
+    {
+        self.order::<G, I, CAP>(isa, p, o, state, list, moves, hash_move, depth)?;
         let (alpha0, beta0) = (alpha, beta);
         let mut best = -INF;
         let mut best_sq = NO_MOVE;
         let mut deferral = Deferral::new(self.busy.filter(|_| depth >= DEFER_DEPTH));
         'passes: for pass in 0..2 {
-            for (i, &(x, f)) in list.iter().enumerate() {
+            for i in 0..list.len() {
+                let (x, f) = list.select(i);
                 let (cp, co) = (o ^ f, p ^ f ^ G::B::bit(x));
                 let Some(claim) = deferral.start(pass, i, || key_of::<G>(cp, co)) else {
                     continue;
                 };
-                let score = self.child::<G, I>(isa, cp, co, depth, i == 0, alpha, beta);
+                let cs = self.eval.play(state, x, f);
+                let score = self.child::<G, I>(isa, cp, co, &cs, depth, i == 0, alpha, beta);
                 deferral.done(claim);
                 let score = score?;
                 if score > best {
@@ -237,6 +300,7 @@ impl<E> Searcher<'_, '_, E> {
         isa: I,
         cp: G::B,
         co: G::B,
+        cs: &E::State,
         depth: u32,
         first: bool,
         alpha: i32,
@@ -246,48 +310,54 @@ impl<E> Searcher<'_, '_, E> {
         E: Evaluate<G>,
     {
         if first {
-            return Ok(-isa.node::<G, E>(self, cp, co, depth - 1, -beta, -alpha, false)?);
+            return Ok(-isa.node::<G, E>(self, cp, co, cs, depth - 1, -beta, -alpha, false)?);
         }
-        let s = -isa.node::<G, E>(self, cp, co, depth - 1, -alpha - 1, -alpha, false)?;
+        let s = -isa.node::<G, E>(self, cp, co, cs, depth - 1, -alpha - 1, -alpha, false)?;
         if s > alpha && s < beta {
-            Ok(-isa.node::<G, E>(self, cp, co, depth - 1, -beta, -s, false)?)
+            Ok(-isa.node::<G, E>(self, cp, co, cs, depth - 1, -beta, -s, false)?)
         } else {
             Ok(s)
         }
     }
 
-    /// The moves of `p` with their flips, best first.
+    /// Fills `list` with the moves of `p` and their flips, keyed best
+    /// (lowest) first: the hash move, then the others fastest-first, which
+    /// a shallow search refines at high depths where there is no hash move.
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
-    fn order<G: Geometry, I: Recursion>(
+    fn order<G: Geometry, I: Recursion, const CAP: usize>(
         &mut self,
         isa: I,
         p: G::B,
         o: G::B,
+        state: &E::State,
+        list: &mut MoveList<G::B, CAP>,
         moves: G::B,
         hash_move: u16,
         depth: u32,
-    ) -> Result<Vec<(u32, G::B)>, Abort>
+    ) -> Result<(), Abort>
     where
         E: Evaluate<G>,
     {
-        let mut scored: Vec<(i32, u32, G::B)> = Vec::with_capacity(moves.count() as usize);
-        for x in moves.squares() {
+        let hashed = (hash_move as u32) < G::SQUARES && moves.has(hash_move as u32);
+        let search = depth >= SHALLOW_ORDER_DEPTH && !hashed;
+        for (i, x) in moves.squares().enumerate() {
             let f = isa.flips::<G>(p, o, x);
+            list.push(x, f);
             let (cp, co) = (o ^ f, p ^ f ^ G::B::bit(x));
             let key = if x as u16 == hash_move {
-                i32::MAX
-            } else if depth >= SHALLOW_ORDER_DEPTH {
+                i32::MIN
+            } else if search {
                 let d = (depth / 2 - 1).max(1);
-                let s = -isa.node::<G, E>(self, cp, co, d, -INF, INF, false)?;
-                s * 4 - fastest_first_key::<G, I>(isa, cp, co, x)
+                let cs = self.eval.play(state, x, f);
+                let s = -isa.node::<G, E>(self, cp, co, &cs, d, -INF, INF, false)?;
+                fastest_first_key::<G, I>(isa, cp, co, x) - s * 4
             } else {
-                -fastest_first_key::<G, I>(isa, cp, co, x)
+                fastest_first_key::<G, I>(isa, cp, co, x)
             };
-            scored.push((key, x, f));
+            list.set_key(i, key);
         }
-        scored.sort_by_key(|&(k, _, _)| std::cmp::Reverse(k));
-        Ok(scored.into_iter().map(|(_, x, f)| (x, f)).collect())
+        Ok(())
     }
 }
 
@@ -300,6 +370,7 @@ trait Recursion: Isa {
         s: &mut Searcher<E>,
         p: G::B,
         o: G::B,
+        state: &E::State,
         depth: u32,
         alpha: i32,
         beta: i32,
@@ -313,12 +384,13 @@ impl Recursion for Portable {
         s: &mut Searcher<E>,
         p: G::B,
         o: G::B,
+        state: &E::State,
         depth: u32,
         alpha: i32,
         beta: i32,
         passed: bool,
     ) -> Result<i32, Abort> {
-        s.body::<G, Portable>(self, p, o, depth, alpha, beta, passed)
+        s.body::<G, Portable>(self, p, o, state, depth, alpha, beta, passed)
     }
 }
 
@@ -330,13 +402,14 @@ impl Recursion for Haswell {
         s: &mut Searcher<E>,
         p: G::B,
         o: G::B,
+        state: &E::State,
         depth: u32,
         alpha: i32,
         beta: i32,
         passed: bool,
     ) -> Result<i32, Abort> {
         // SAFETY: a `Haswell` exists only on a CPU with these features.
-        unsafe { node_v3::<G, E>(self, s, p, o, depth, alpha, beta, passed) }
+        unsafe { node_v3::<G, E>(self, s, p, o, state, depth, alpha, beta, passed) }
     }
 }
 
@@ -348,12 +421,13 @@ fn node_v3<G: Geometry, E: Evaluate<G>>(
     s: &mut Searcher<E>,
     p: G::B,
     o: G::B,
+    state: &E::State,
     depth: u32,
     alpha: i32,
     beta: i32,
     passed: bool,
 ) -> Result<i32, Abort> {
-    s.body::<G, Haswell>(isa, p, o, depth, alpha, beta, passed)
+    s.body::<G, Haswell>(isa, p, o, state, depth, alpha, beta, passed)
 }
 
 /// Lower is better for the mover who just played `x` leading to (cp, co):
@@ -375,7 +449,7 @@ mod tests {
     /// Plain negamax over the same evaluation: no pruning, no table.
     fn minimax<G: Geometry>(pos: Position<G>, depth: u32) -> i32 {
         negamax(pos, depth, SCALE, &|x: Position<G>| {
-            leaf::<G, V1, _>(Portable, &V1, x.player, x.opponent)
+            leaf::<G, V1, _>(Portable, &V1, &(), x.player, x.opponent)
         })
     }
 
@@ -467,7 +541,7 @@ mod tests {
         let (before, pos) = (line[2], line[3]);
         assert!(wipes_out::<S8>(pos.player, pos.opponent));
         assert_eq!(
-            leaf::<S8, V1, _>(Portable, &V1, pos.player, pos.opponent),
+            leaf::<S8, V1, _>(Portable, &V1, &(), pos.player, pos.opponent),
             64 * SCALE
         );
         // One move earlier no single move flips all of white's discs.
@@ -487,12 +561,13 @@ mod tests {
                 continue;
             }
             let (p, o) = (pos.player, pos.opponent);
-            let value = leaf::<G, E, _>(Portable, eval, p, o);
+            let value = leaf::<G, E, _>(Portable, eval, &eval.state(p, o), p, o);
             if pos.is_game_over() {
                 assert_eq!(value, terminal::<G>(p, o), "{pos:?}");
                 over += 1;
             } else {
-                assert_eq!(value, -leaf::<G, E, _>(Portable, eval, o, p), "{pos:?}");
+                let after = leaf::<G, E, _>(Portable, eval, &eval.state(o, p), o, p);
+                assert_eq!(value, -after, "{pos:?}");
                 passes += 1;
             }
         }
@@ -511,6 +586,68 @@ mod tests {
         let trained = crate::eval::Evaluator::trained();
         a_mover_that_must_pass_is_valued_after_the_pass::<S8, _>(&trained, 500);
         a_mover_that_must_pass_is_valued_after_the_pass::<S10, _>(&V1, 100);
+    }
+
+    /// An evaluation that checks, at every leaf the search reaches, that the
+    /// value through its state is the value read from the board.
+    struct Checked<E>(E);
+
+    impl<G: Geometry, E: Evaluate<G>> Evaluate<G> for Checked<E> {
+        type State = E::State;
+        fn evaluate(&self, p: G::B, o: G::B) -> i32 {
+            self.0.evaluate(p, o)
+        }
+        fn state(&self, p: G::B, o: G::B) -> E::State {
+            self.0.state(p, o)
+        }
+        fn play(&self, s: &E::State, x: u32, flips: G::B) -> E::State {
+            self.0.play(s, x, flips)
+        }
+        fn pass(&self, s: &E::State) -> E::State {
+            self.0.pass(s)
+        }
+        fn evaluate_state<I: Isa>(
+            &self,
+            isa: I,
+            s: &E::State,
+            p: G::B,
+            o: G::B,
+            moves: G::B,
+        ) -> i32 {
+            assert!(moves == G::moves(p, o));
+            let v = self.0.evaluate_state(isa, s, p, o, moves);
+            assert_eq!(v, self.0.evaluate(p, o), "{:?}", Position::<G>::new(p, o));
+            v
+        }
+    }
+
+    /// Searches of random-game positions (exact and selective, so that
+    /// ProbCut's shallow searches and the ordering searches run too) with
+    /// the trained evaluation, whose state the search updates move by move.
+    fn the_incremental_evaluation_is_the_evaluation_in_search<G: Geometry>(games: usize) {
+        let stop = AtomicBool::new(false);
+        let mut table = Table::new(2);
+        let eval = Checked(crate::eval::Evaluator::trained());
+        let positions = crate::board::testing::random_positions::<G>(23 + G::N as u64, games);
+        for (i, pos) in positions.into_iter().enumerate().step_by(5) {
+            table.clear();
+            let mut budget = Budget::new(&stop);
+            let mut s = Searcher {
+                table: &table,
+                budget: &mut budget,
+                eval: &eval,
+                cut: if i % 2 == 0 { f32::INFINITY } else { 1.5 },
+                busy: None,
+            };
+            s.pvs(pos, 5, -INF, INF).unwrap();
+        }
+    }
+
+    #[test]
+    fn the_incremental_evaluation_is_the_evaluation_in_search_on_any_size() {
+        the_incremental_evaluation_is_the_evaluation_in_search::<S8>(12);
+        the_incremental_evaluation_is_the_evaluation_in_search::<S6>(6);
+        the_incremental_evaluation_is_the_evaluation_in_search::<S10>(1);
     }
 
     /// `wipes_out` against trying every move, on the positions with moves

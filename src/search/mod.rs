@@ -1,6 +1,7 @@
 //! The search: what bounds it ([`Budget`], [`Abort`]), the transposition
 //! [`table`], the [`midgame`] search over the evaluation, the exact
-//! [`endgame`] solver, and the [`engine`] that drives them for a caller.
+//! [`endgame`] solver, the move list both order their moves in, and the
+//! [`engine`] that drives them for a caller.
 //!
 //! Score units: the midgame search scores in centi-discs
 //! ([`crate::eval::SCALE`] per disc) within `±`[`midgame::INF`], the solver
@@ -10,6 +11,7 @@ pub mod endgame;
 pub mod engine;
 pub mod limits;
 pub mod midgame;
+pub(crate) mod moves;
 pub mod parallel;
 pub mod probcut;
 pub mod table;
