@@ -511,7 +511,7 @@ def _check_version() -> None:
     lib = bytes(_lib.othello_version()).decode()
     have = [int(x) for x in lib.split(".")[:3]]
     want = [int(x) for x in HEADER_VERSION.split(".")]
-    # The ABI promise (README): 0.y releases are compatible within y, x.y
+    # The ABI promise (docs/guide.md): 0.y releases are compatible within y, x.y
     # releases (x >= 1) within x with y at least the one built against.
     same = have[0] == want[0] and (have[1] == want[1] if want[0] == 0 else have[1] >= want[1])
     if not same:
