@@ -251,6 +251,27 @@ fn a_timed_search_returns_within_its_limit() {
 }
 
 #[test]
+fn the_longest_times_are_no_limit() {
+    use othello::engine::Clock;
+    let stop = AtomicBool::new(false);
+    let pos = random_position(&mut Rng::new(3), 48);
+    let mut limits = Limits::level(60).unwrap();
+    // What the C API's largest millisecond counts become.
+    let longest = Duration::from_millis(i64::MAX as u64);
+    limits.time = Some(longest);
+    limits.clock = Some(Clock {
+        remaining: longest,
+        increment: longest,
+    });
+    let r = Engine::new(8)
+        .search(pos, &limits, &stop, &mut |_| {})
+        .unwrap();
+    assert!(r.exact && !r.stopped, "{r:?}");
+    let all = Engine::new(8).analyze(pos, &limits, &stop).unwrap();
+    assert_eq!(all[0].score, r.score);
+}
+
+#[test]
 fn a_timed_search_plays_a_proved_position_at_once() {
     let stop = AtomicBool::new(false);
     let mut engine = Engine::new(16);

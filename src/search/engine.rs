@@ -236,7 +236,7 @@ impl Engine {
         self.prepare::<G>();
         self.cut = probcut::SELECTIVITY_T[limits.selectivity as usize];
         let plan = Plan::new(limits, pos.empties().count(), start);
-        let mut budget = budget(stop, limits, plan.as_ref().map(Plan::deadline));
+        let mut budget = budget(stop, limits, plan.as_ref().and_then(Plan::deadline));
         let mut result = self.run_threads(
             pos,
             moves,
@@ -769,7 +769,7 @@ impl Engine {
         self.prepare::<G>();
         let start = Instant::now();
         // Analysis takes its time limit as a plain deadline.
-        let mut budget = budget(stop, limits, limits.time.map(|t| start + t));
+        let mut budget = budget(stop, limits, limits.time.and_then(|t| start.checked_add(t)));
         let exact = pos.empties().count() <= limits.exact_empties;
         let squares = G::SQUARES as i32;
         let mut out = Vec::new();

@@ -104,9 +104,10 @@ impl Plan {
         })
     }
 
-    /// The moment no search may pass.
-    pub fn deadline(&self) -> Instant {
-        self.start + self.hard
+    /// The moment no search may pass (None: beyond what the clock can
+    /// tell, for a time of millions of years).
+    pub fn deadline(&self) -> Option<Instant> {
+        self.start.checked_add(self.hard)
     }
 
     /// Notes that an iteration ended after `took`, and whether it changed
@@ -235,11 +236,11 @@ mod tests {
         limits.time = Some(Duration::from_millis(100));
         let start = Instant::now();
         let plan = Plan::new(&limits, 40, start).unwrap();
-        assert_eq!(plan.deadline(), start + Duration::from_millis(99));
+        assert_eq!(plan.deadline(), Some(start + Duration::from_millis(99)));
         // The tighter of a time limit and a clock wins.
         limits.clock = Some(clock(300, 0));
         let plan = Plan::new(&limits, 40, start).unwrap();
-        assert!(plan.deadline() < start + Duration::from_millis(99));
+        assert!(plan.deadline().unwrap() < start + Duration::from_millis(99));
         assert!(Plan::new(&Limits::level(20).unwrap(), 40, start).is_none());
     }
 
