@@ -44,7 +44,7 @@ pub const LEVELS: RangeInclusive<u32> = 0..=MAX_LEVEL;
 pub const DEPTHS: RangeInclusive<u32> = 1..=60;
 /// Empties below which a search may be told to solve.
 pub const EMPTIES: RangeInclusive<u32> = 0..=60;
-/// Selectivity settings (see [`probcut`]).
+/// Selectivity settings (see [`crate::search::probcut`]).
 pub const SELECTIVITIES: RangeInclusive<u32> = 0..=EXACT_SELECTIVITY;
 /// The selectivity of the levels' midgame searches.
 pub const LEVEL_SELECTIVITY: u32 = 4;

@@ -3,7 +3,7 @@
 //! ```text
 //! cargo run --release -p othello-tools --bin othello-match -- \
 //!     --engine-a "target/examples/nboard --no-book" --depth-a 8 \
-//!     --engine-b <anchors>/ntest/ntest/build/ntest --cwd-b <anchors>/ntest/run --depth-b 8 \
+//!     --engine-b ANCHORS/ntest/ntest/build/ntest --cwd-b ANCHORS/ntest/run --depth-b 8 \
 //!     --xot ../shared/games/xot.txt --openings 20 --seed 1
 //! ```
 //!
@@ -59,13 +59,13 @@ struct Cli {
     /// Engine A's command line, e.g. "target/examples/nboard --no-book".
     #[arg(long, value_name = "COMMAND")]
     engine_a: String,
-    /// Engine B's command line, e.g. "<anchors>/ntest/ntest/build/ntest".
+    /// Engine B's command line, e.g. "ANCHORS/ntest/ntest/build/ntest".
     #[arg(long, value_name = "COMMAND")]
     engine_b: String,
     /// Working directory of A.
     #[arg(long, value_name = "DIR")]
     cwd_a: Option<PathBuf>,
-    /// Working directory of B (NTest: <anchors>/ntest/run).
+    /// Working directory of B (NTest: ANCHORS/ntest/run).
     #[arg(long, value_name = "DIR")]
     cwd_b: Option<PathBuf>,
     /// `set depth N` for A (our nboard: its level; NTest: its depth).
