@@ -108,7 +108,8 @@ pub struct othello_search_limits {
     /// How selective the midgame search is (Multi-ProbCut): 0..5 cut with
     /// 73, 87, 95, 98, 99 and 100% confidence (5: no selective cuts, exact to
     /// the depth); -1 (the default): the level's setting (the level table
-    /// of docs/guide.md), or 5 with `level` -1. Solving is never selective.
+    /// of docs/guide.md: 4 to a fixed depth, 1 by a time limit or a clock),
+    /// or 5 with `level` -1. Solving is never selective.
     pub selectivity: c_int,
     /// Play from the engine's opening book (8x8; see othello_engine_set_book)
     /// when the position is in it, without searching: a book move within
@@ -512,6 +513,7 @@ fn convert_limits(l: &othello_search_limits) -> Result<Limits, Failure> {
                 ),
             )
         })?;
+        limits.timed_selectivity = limits.selectivity;
     }
     limits.book = match l.book {
         -1 => limits.book,

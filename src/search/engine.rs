@@ -234,8 +234,13 @@ impl Engine {
             return Ok(result);
         }
         self.prepare::<G>();
-        self.cut = probcut::SELECTIVITY_T[limits.selectivity as usize];
         let plan = Plan::new(limits, pos.empties().count(), start);
+        let selectivity = if plan.is_some() {
+            limits.timed_selectivity
+        } else {
+            limits.selectivity
+        };
+        self.cut = probcut::SELECTIVITY_T[selectivity as usize];
         let mut budget = budget(stop, limits, plan.as_ref().and_then(Plan::deadline));
         let mut result = self.run_threads(
             pos,
@@ -945,6 +950,34 @@ mod tests {
             }
             assert_eq!(solved[0], solved[1]);
         }
+    }
+
+    #[test]
+    fn a_timed_level_searches_at_its_timed_selectivity() {
+        use crate::board::testing::random_position;
+        let stop = AtomicBool::new(false);
+        let mut rng = crate::rng::Rng::new(3);
+        let pos = random_position::<S8>(&mut rng, 20).expect("a position");
+        let search = |limits: &Limits| {
+            let mut e = Engine::new(8);
+            e.search(pos, limits, &stop, &mut |_| {}).unwrap()
+        };
+        let mut fixed = Limits::level(6).unwrap();
+        fixed.book = false;
+        // Ample time: the timed search goes to the level's depth, at the
+        // timed selectivity, as a fixed search at that selectivity does.
+        let mut timed = fixed;
+        timed.time = Some(Duration::from_secs(60));
+        let mut fixed_at_timed = fixed;
+        fixed_at_timed.selectivity = TIMED_LEVEL_SELECTIVITY;
+        let (t, f) = (search(&timed), search(&fixed_at_timed));
+        assert_eq!((t.depth, t.nodes, t.best), (f.depth, f.nodes, f.best));
+        assert_ne!(search(&fixed).nodes, t.nodes);
+        // Explicit limits keep their selectivity by time too.
+        let mut explicit = Limits::explicit(6, 0, 0).unwrap();
+        let exact = search(&explicit);
+        explicit.time = Some(Duration::from_secs(60));
+        assert_eq!(search(&explicit).nodes, exact.nodes);
     }
 
     #[test]

@@ -219,8 +219,10 @@ fn main() {
     // Both sides search every move: the match compares evaluations and
     // selectivities, which one shared opening book would hide.
     limits.book = false;
+    // A side's selectivity, when given, holds at a fixed depth and by time.
     let with = |s: Option<u32>, randomness: u32| Limits {
         selectivity: s.unwrap_or(limits.selectivity),
+        timed_selectivity: s.unwrap_or(limits.timed_selectivity),
         randomness,
         ..limits
     };
