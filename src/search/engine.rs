@@ -427,14 +427,12 @@ impl Engine {
         let mut finished = true;
         for depth in 1..=max_depth {
             if let Some(plan) = plan.as_ref().filter(|_| depth > 1) {
-                if exact_allowed || wld_allowed {
-                    let nodes = budget.total();
-                    let kind = plan.solve_that_fits(empties, exact_allowed, wld_allowed, nodes);
-                    if let Some(exact) = kind {
-                        if depth > presearch || !plan.solve_fits_after_next(empties, exact, nodes) {
-                            solve = Some(exact);
-                            break;
-                        }
+                let nodes = budget.total();
+                let kind = plan.solve_that_fits(empties, exact_allowed, wld_allowed, nodes);
+                if let Some(exact) = kind {
+                    if depth > presearch || !plan.solve_fits_after_next(empties, exact, nodes) {
+                        solve = Some(exact);
+                        break;
                     }
                 }
                 if !plan.next_iteration_fits() {

@@ -124,9 +124,14 @@ impl Plan {
         }
     }
 
+    /// The next iteration's predicted time: the last one's, grown.
+    fn next_iteration_time(&self) -> Duration {
+        self.last.unwrap_or_default().mul_f64(self.growth)
+    }
+
     /// Whether the next iteration is worth starting now.
     pub fn next_iteration_fits(&self) -> bool {
-        let predicted = self.last.unwrap_or_default().mul_f64(self.growth);
+        let predicted = self.next_iteration_time();
         // Under a time limit, an iteration that may well not end in time is
         // worth starting: what it proves before the limit counts, and time
         // left over is lost (half of it was with an even chance: 0.65x of
@@ -162,8 +167,7 @@ impl Plan {
 
     /// Whether a solve still fits after one more iteration.
     pub fn solve_fits_after_next(&self, empties: u32, exact: bool, nodes: u64) -> bool {
-        let next = self.last.unwrap_or_default().mul_f64(self.growth);
-        self.fits(self.solve_time(empties, exact, nodes) + next)
+        self.fits(self.solve_time(empties, exact, nodes) + self.next_iteration_time())
     }
 
     fn solve_time(&self, empties: u32, exact: bool, nodes: u64) -> Duration {
