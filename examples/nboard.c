@@ -18,6 +18,9 @@
  *   set book 0|1          the opening book off or on (default on)
  *   set threads N         threads of every search, 0..256 (0: one per core;
  *                         default 1, or --threads N)
+ *   set selectivity N     Multi-ProbCut setting of every search, 0..5 (0:
+ *                         most cuts, 5: none), or -1 (the default: the
+ *                         level's); not NBoard's, for match tools
  *   move MV[/EVAL[/TIME]] a move (or PA, a pass) added to the game
  *   go                    -> status, nodestats and search lines while it
  *                            thinks (a book line for a book move), then
@@ -585,6 +588,7 @@ struct session {
     int version;
     bool book; /* play and hint from the engine's opening book */
     int threads; /* limits.threads of every search */
+    int selectivity; /* limits.selectivity of every search (-1: the level's) */
     double movetime; /* "set movetime": seconds a move, 0 for none */
     struct game_clock clock; /* from the game's GGF and the moves since */
 
@@ -649,6 +653,7 @@ static void limits_for(struct session *s, int level, othello_search_limits *lim,
     lim->level = level;
     lim->book = s->book ? 1 : 0;
     lim->threads = s->threads;
+    lim->selectivity = s->selectivity;
     if (progress) {
         lim->progress = on_progress;
         lim->userdata = s;
@@ -963,7 +968,7 @@ static void cmd_set(struct session *s, char *args)
     char *value = rest_of(args);
     long v;
     if (what == NULL) {
-        send_error("set: what? (depth, game, movetime, contempt, book, threads)");
+        send_error("set: what? (depth, game, movetime, contempt, book, threads, selectivity)");
     } else if (strcmp(what, "depth") == 0) {
         if (!parse_long(value, 1, 60, &v)) {
             send_error("set depth: \"%.40s\" is not a depth 1..60", value);
@@ -1008,6 +1013,12 @@ static void cmd_set(struct session *s, char *args)
             return;
         }
         s->threads = (int)v;
+    } else if (strcmp(what, "selectivity") == 0) {
+        if (!parse_long(value, -1, 5, &v)) {
+            send_error("set selectivity: \"%.40s\" is not -1..5 (-1: the level's, 5: none)", value);
+            return;
+        }
+        s->selectivity = (int)v;
     } else {
         send_error("set %.40s: unknown setting", what);
     }
@@ -1176,6 +1187,7 @@ int main(int argc, char **argv)
     s.level = DEFAULT_LEVEL;
     s.book = book;
     s.threads = threads;
+    s.selectivity = -1;
     s.game = othello_board_new();
     s.engine = othello_engine_new(hash_mb);
     atomic_init(&s.done, true);
