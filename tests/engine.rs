@@ -300,6 +300,45 @@ fn a_timed_search_plays_a_proved_position_at_once() {
 }
 
 #[test]
+fn a_timed_search_keeps_a_proved_win_when_it_cannot_solve_exactly() {
+    let stop = AtomicBool::new(false);
+    let mut rng = Rng::new(21);
+    // A won position at 20 empties, proved by a win/loss/draw search.
+    let (mut engine, pos) = loop {
+        let pos = random_position(&mut rng, 40);
+        if pos.legal_moves().count() < 2 || pos.empties().count() != 20 {
+            continue;
+        }
+        let mut engine = Engine::new(16);
+        let mut wld = Limits::explicit(4, 0, 20).unwrap();
+        wld.book = false;
+        let r = engine.search(pos, &wld, &stop, &mut |_| {}).unwrap();
+        assert!(r.wld && !r.exact, "{r:?}");
+        if r.score > 0 {
+            break (engine, pos);
+        }
+    };
+    // 1 ms fits no exact solve of 20 empties: the proof's move is played,
+    // and it wins.
+    let mut limits = Limits::level(60).unwrap();
+    limits.book = false;
+    limits.time = Some(Duration::from_millis(1));
+    let r = engine.search(pos, &limits, &stop, &mut |_| {}).unwrap();
+    assert!(r.wld && !r.exact && r.score > 0, "{r:?}");
+    let child = pos.play(r.best.unwrap()).unwrap();
+    let exact = Limits::explicit(4, 60, 60).unwrap();
+    let c = Engine::new(16)
+        .search(child, &exact, &stop, &mut |_| {})
+        .unwrap();
+    let for_us = if child.legal_moves().is_zero() {
+        c.score
+    } else {
+        -c.score
+    };
+    assert!(c.exact && for_us > 0, "{c:?}");
+}
+
+#[test]
 fn a_game_clock_of_a_few_seconds_lasts_the_whole_game() {
     use othello::engine::Clock;
     let stop = AtomicBool::new(false);

@@ -406,9 +406,17 @@ impl Engine {
             .min(10);
         // An earlier move's solve may have proved the position: a timed
         // search then plays its move at once, whatever its time.
-        if plan.is_some() && exact_allowed && limits.randomness == 0 {
-            if let Some(proved) = self.proved_in_table(pos) {
-                return proved;
+        if let Some(plan) = plan.as_ref().filter(|_| limits.randomness == 0) {
+            let proved = self.proved_in_table(pos);
+            match proved {
+                Some(r) if r.exact && exact_allowed => return r,
+                // A proved win or draw is kept by its move, unless an exact
+                // solve fits: with little time, a midgame search could lose
+                // what the proof holds.
+                Some(r) if wld_allowed && !(exact_allowed && plan.solve_fits(empties, true, 0)) => {
+                    return r
+                }
+                _ => {}
             }
         }
         let forced = pos.legal_moves().count() == 1;
@@ -674,38 +682,52 @@ impl Engine {
         Ok(best)
     }
 
-    /// The exact result of `pos` when the table proves it: the position's
-    /// solved entry has an exact score, and the child of its best move one
-    /// that matches.
+    /// The result of `pos` when the table proves it: exact when the
+    /// position's solved entry has an exact score and the child of its best
+    /// move one that matches; win/loss/draw when the entry proves at least a
+    /// draw and the child at most its opposite.
     fn proved_in_table<G: Geometry>(&self, pos: Position<G>) -> Option<SearchResult> {
         let e = self.table.probe(key(pos)).filter(|e| e.solved())?;
         let sq = e.best as u32;
-        if e.lower != e.upper || e.best == NO_MOVE || !pos.legal_moves().has(sq) {
+        let (lower, exact) = (i32::from(e.lower), e.lower == e.upper);
+        if (lower < 0 && !exact) || e.best == NO_MOVE || !pos.legal_moves().has(sq) {
             return None;
         }
-        let score = i32::from(e.lower);
         let child = pos.play_with(sq, pos.flips(sq));
-        if child.is_game_over() {
-            return (child.final_score() == -score).then(|| self.exact_result(pos, sq, score));
-        }
-        // A child whose mover must pass is the mover's own position again.
-        let (next, sign) = if child.legal_moves().is_zero() {
-            (child.pass(), 1)
+        // The child's value for the mover at `pos`, as bounds.
+        let (lo, hi) = if child.is_game_over() {
+            let v = -child.final_score();
+            (v, v)
+        } else if child.legal_moves().is_zero() {
+            // A child whose mover must pass is the mover's own position again.
+            let c = self.table.probe(key(child.pass())).filter(|c| c.solved())?;
+            (i32::from(c.lower), i32::from(c.upper))
         } else {
-            (child, -1)
+            let c = self.table.probe(key(child)).filter(|c| c.solved())?;
+            (-i32::from(c.upper), -i32::from(c.lower))
         };
-        let c = self.table.probe(key(next)).filter(|c| c.solved())?;
-        let proved = c.lower == c.upper && sign * i32::from(c.lower) == score;
-        proved.then(|| self.exact_result(pos, sq, score))
+        if exact && lo == lower && hi == lower {
+            return Some(self.proved_result(pos, sq, lower, true));
+        }
+        // At least the entry's result, win or draw (`lower` is its bound).
+        (lower >= 0 && lo.signum() >= lower.signum())
+            .then(|| self.proved_result(pos, sq, lo, false))
     }
 
-    /// The result of a move `best` proved to score `score` discs.
-    fn exact_result<G: Geometry>(&self, pos: Position<G>, best: u32, score: i32) -> SearchResult {
+    /// The result of a move `best` proved to score `score` discs (exactly,
+    /// or at least that result as a win, a draw or a loss).
+    fn proved_result<G: Geometry>(
+        &self,
+        pos: Position<G>,
+        best: u32,
+        score: i32,
+        exact: bool,
+    ) -> SearchResult {
         let empties = pos.empties().count();
         SearchResult {
             best: Some(best),
             score: score * SCALE,
-            exact: true,
+            exact,
             wld: true,
             depth: empties,
             pv: self.principal_variation(pos, Some(best), empties as usize),

@@ -42,12 +42,13 @@ const MIN_GROWTH: f64 = 1.5;
 const MAX_GROWTH: f64 = 8.0;
 
 /// Nodes of an exact solve at [`SOLVE_EMPTIES`] empties, and their growth
-/// per further empty: the solver's counts on positions of real games
-/// (about 10 M at 20 empties, 60 M at 22: benches/solve.rs). A
-/// win/loss/draw search takes about half.
-const SOLVE_NODES_AT: f64 = 1.0e7;
-const SOLVE_NODES_GROWTH: f64 = 2.4;
-const WLD_SHARE: f64 = 0.5;
+/// per further empty: the solver's counts from a cleared table on the
+/// positions of 20 games against NTest (mean 0.64 M at 18 empties, 2.7 M
+/// at 20, 13.7 M at 22, 85 M at 24; a warm table takes fewer). A
+/// win/loss/draw search takes about 0.4 of it (0.34 to 0.45).
+const SOLVE_NODES_AT: f64 = 2.7e6;
+const SOLVE_NODES_GROWTH: f64 = 2.3;
+const WLD_SHARE: f64 = 0.4;
 
 /// How many times faster the solver's nodes are than the midgame
 /// search's, whose rate the search measures as it goes (15 M and 4.2 M a
@@ -136,6 +137,9 @@ impl Plan {
         // worth starting: what it proves before the limit counts, and time
         // left over is lost (half of it was with an even chance: 0.65x of
         // NTest's time under othello-match --mirror, 0.74x with a quarter).
+        // Starting every iteration used 0.88x but scored no better (0.258
+        // over 200 games, against 0.278 to 0.300 with a quarter): an
+        // iteration cut short seldom changes the move.
         let predicted = if self.spend_all {
             predicted / 4
         } else {

@@ -64,6 +64,8 @@ pub struct Settings {
     pub mirror: Option<String>,
     /// A's time in mirror mode before B has moved at all.
     pub mirror_first: f64,
+    /// Mirror mode's time odds: A's time is this many times B's.
+    pub mirror_odds: f64,
 }
 
 impl Default for Settings {
@@ -74,6 +76,7 @@ impl Default for Settings {
             clock: None,
             mirror: None,
             mirror_first: 1.0,
+            mirror_odds: 1.0,
         }
     }
 }
@@ -379,6 +382,7 @@ impl Arena {
                             let b = &self.so_far[1];
                             (b.moves > 0).then(|| b.wall / b.moves as f64)
                         })
+                        .map(|t| t * self.settings.mirror_odds)
                         .unwrap_or(self.settings.mirror_first);
                     Some(template.replace("{seconds}", &format!("{t:.3}")))
                 }

@@ -109,6 +109,10 @@ struct Cli {
     /// A's time in mirror mode before B has made any move.
     #[arg(long, value_name = "SECONDS", default_value_t = 1.0)]
     mirror_first: f64,
+    /// Time odds in mirror mode: A is given FACTOR times B's time (to see
+    /// how A's strength grows with its time).
+    #[arg(long, value_name = "FACTOR", default_value_t = 1.0)]
+    mirror_odds: f64,
     /// Append each game to FILE as a GGF line (players, clock, result,
     /// every move's evaluation and time).
     #[arg(long, value_name = "FILE")]
@@ -170,7 +174,14 @@ fn run(cli: Cli) -> Result<(), String> {
         clock,
         mirror: cli.mirror.then(|| cli.mirror_command.clone()),
         mirror_first: cli.mirror_first,
+        mirror_odds: cli.mirror_odds,
     };
+    if !(cli.mirror_odds > 0.0 && cli.mirror_odds <= 1000.0) {
+        return Err(format!(
+            "--mirror-odds {} is not in (0, 1000]",
+            cli.mirror_odds
+        ));
+    }
     if cli.mirror && !cli.mirror_command.contains("{seconds}") {
         return Err("--mirror-command has no {seconds}".into());
     }
@@ -208,10 +219,12 @@ fn run(cli: Cli) -> Result<(), String> {
             ", clock {}+{} s",
             c.initial, c.increment
         )),
-        if cli.mirror {
-            ", A mirrors B's time"
+        if !cli.mirror {
+            String::new()
+        } else if cli.mirror_odds == 1.0 {
+            ", A mirrors B's time".to_string()
         } else {
-            ""
+            format!(", A gets {}x B's time", cli.mirror_odds)
         },
     );
     let mut summary = Summary::default();
