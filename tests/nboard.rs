@@ -639,6 +639,39 @@ fn reply_time(line: &str) -> f64 {
     time.parse().expect("a numeric time")
 }
 
+/// `set selectivity N` changes every search's cuts: at the same level, the
+/// most selective setting searches fewer nodes than none; -1 gives the
+/// level's back.
+#[test]
+fn selectivity_changes_the_searches() {
+    // A session each: the table would answer a second search at once.
+    let nodes = |setting: &str| -> u64 {
+        let mut s = Session::start(nboard_exe(), &[]);
+        s.send("nboard 2");
+        s.send("set depth 8");
+        s.send("set book 0");
+        s.send(&format!(
+            "set game {}",
+            ggf_set(START, &["f5", "d6", "c3", "d3", "c4"], None)
+        ));
+        s.ping(1);
+        assert!(s
+            .replies(&format!("set selectivity {setting}"), 2)
+            .is_empty());
+        let (lines, _) = s.go();
+        let stats = lines
+            .iter()
+            .rev()
+            .find_map(|l| l.strip_prefix("nodestats "))
+            .unwrap_or_else(|| panic!("no nodestats\n{}", s.transcript()));
+        let n = stats.split(' ').next().unwrap().parse().unwrap();
+        s.finish();
+        n
+    };
+    let (most, level, none) = (nodes("0"), nodes("-1"), nodes("5"));
+    assert!(most < level && level < none, "{most} {level} {none}");
+}
+
 /// `set movetime S` bounds each `go` (level 60 would otherwise think for
 /// minutes), and the game's clock (GGF's TI and each move's time) does too:
 /// a side with little time left answers within its share.
@@ -929,6 +962,9 @@ fn bad_lines_never_stop_it() {
         ("set threads 257", "not 0..256"),
         ("set threads -1", "not 0..256"),
         ("set threads two", "not 0..256"),
+        ("set selectivity", "not -1..5"),
+        ("set selectivity 6", "not -1..5"),
+        ("set selectivity -2", "not -1..5"),
         ("hint", "how many"),
         ("hint 0", "how many"),
         ("hint -3", "how many"),
