@@ -5,7 +5,7 @@
 //! checks each against the generic body. [`on_s8`] lets an upper layer
 //! take its own 8x8 path (the trained evaluation) inside generic code.
 
-use super::geometry::{geometry_items, mask_u64, Geometry, Kind, Tables};
+use super::geometry::{geometry_items, mask_u64, Geometry, Kind, SquareOrder, Tables};
 use once_cell::sync::Lazy;
 
 /// The 8x8 board, on a `u64` (a1 = bit 0, h8 = bit 63).
@@ -13,7 +13,7 @@ use once_cell::sync::Lazy;
 pub struct S8;
 
 impl Geometry for S8 {
-    geometry_items!(8, u64, mask_u64);
+    geometry_items!(S8, 8, u64, mask_u64);
 
     // Measured on FFO 40-49 (node counts): the evaluation from 14 empties,
     // 1- and 2-ply searches from 18 and 22 order for 941 M nodes, the

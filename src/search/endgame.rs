@@ -20,6 +20,7 @@ use super::moves::MoveList;
 use super::parallel::{Busy, Deferral};
 use super::table::{bounds, key, key_of, Table, NO_MOVE};
 use super::{Abort, Budget};
+use crate::board::geometry::SquareOrder;
 #[cfg(target_arch = "x86_64")]
 use crate::board::isa::Haswell;
 use crate::board::isa::{Isa, Portable};
@@ -107,6 +108,56 @@ fn stability_cap<G: Geometry>(p: G::B, o: G::B, alpha: i32) -> Option<i32> {
     // The cap reaches alpha from this many stable discs on.
     let needed = (squares - alpha + 1).max(0) as u32 / 2;
     G::stable_at_least(o, p, needed).map(|s| squares - 2 * s.count() as i32)
+}
+
+/// The empties of a shallow node in the order it tries them: odd
+/// quadrants first, and in each half the better squares first (the order
+/// of [`Geometry::square_classes`], walked as places: see
+/// [`SquareOrder`](crate::board::geometry::SquareOrder)).
+struct ParityOrder<G: Geometry> {
+    order: &'static SquareOrder,
+    /// The places of the half being walked, then of the other half.
+    places: G::B,
+    even: G::B,
+}
+
+impl<G: Geometry> ParityOrder<G> {
+    #[inline(always)]
+    fn new(empties: G::B) -> ParityOrder<G> {
+        let order = G::square_order();
+        let odd = G::odd_quadrant_empties(empties);
+        let places = |mut set: G::B| {
+            let mut places = G::B::ZERO;
+            while !set.is_zero() {
+                places |= G::B::bit(order.rank[set.lowest() as u8 as usize] as u32);
+                set = set.without_lowest();
+            }
+            places
+        };
+        ParityOrder {
+            order,
+            places: places(odd),
+            even: places(empties & !odd),
+        }
+    }
+}
+
+impl<G: Geometry> Iterator for ParityOrder<G> {
+    type Item = u32;
+
+    #[inline(always)]
+    fn next(&mut self) -> Option<u32> {
+        if self.places.is_zero() {
+            if self.even.is_zero() {
+                return None;
+            }
+            self.places = self.even;
+            self.even = G::B::ZERO;
+        }
+        let x = self.order.square[self.places.lowest() as u8 as usize];
+        self.places = self.places.without_lowest();
+        Some(x as u32)
+    }
 }
 
 /// The solver's recursion, compiled once per instruction set: a node
@@ -323,40 +374,26 @@ impl<E> Solver<'_, '_, E> {
             3 => return Ok(self.three_squares::<G, I>(isa, p, o, alpha, beta, empties, passed)),
             _ => {}
         }
-        // Odd quadrants first, and in each half the better squares first.
-        let odd = G::odd_quadrant_empties(empties);
         let mut best = -INF;
-        let classes = G::square_classes();
-        for set in [odd, empties & !odd] {
-            for &class in &classes {
-                let mut rest = set & class;
-                while !rest.is_zero() {
-                    let x = rest.lowest();
-                    rest = rest.without_lowest();
-                    if (G::neighbours_of(x) & o).is_zero() {
-                        continue;
-                    }
-                    let f = isa.flips::<G>(p, o, x);
-                    if f.is_zero() {
-                        continue;
-                    }
-                    let (cp, co) = (o ^ f, p ^ f ^ G::B::bit(x));
-                    // A child of three empties is solved here, as its node
-                    // would (counted, no stability test), without the call.
-                    let score = if n == 4 {
-                        self.budget.tick()?;
-                        let rest = empties ^ G::B::bit(x);
-                        -self.three_squares::<G, I>(isa, cp, co, -beta, -alpha, rest, false)
-                    } else {
-                        -isa.node::<false, G, E>(self, cp, co, -beta, -alpha, false)?
-                    };
-                    if score > best {
-                        best = score;
-                        if score > alpha {
-                            alpha = score;
-                            if alpha >= beta {
-                                return Ok(best);
-                            }
+        if n == 4 {
+            best = self.four_moves::<G, I>(isa, p, o, alpha, beta, empties);
+        } else {
+            for x in ParityOrder::<G>::new(empties) {
+                if (G::neighbours_of(x) & o).is_zero() {
+                    continue;
+                }
+                let f = isa.flips::<G>(p, o, x);
+                if f.is_zero() {
+                    continue;
+                }
+                let (cp, co) = (o ^ f, p ^ f ^ G::B::bit(x));
+                let score = -isa.node::<false, G, E>(self, cp, co, -beta, -alpha, false)?;
+                if score > best {
+                    best = score;
+                    if score > alpha {
+                        alpha = score;
+                        if alpha >= beta {
+                            return Ok(best);
                         }
                     }
                 }
@@ -370,6 +407,47 @@ impl<E> Solver<'_, '_, E> {
             };
         }
         Ok(best)
+    }
+
+    /// The best of `p`'s moves on four empties, -INF if it has none: the
+    /// loop of the deeper shallow nodes with each child of three empties
+    /// solved here, as its node would (counted, no stability test),
+    /// without a call. (Apart from that loop, the call's registers are
+    /// not spilled around it.)
+    #[inline(always)]
+    fn four_moves<G: Geometry, I: Isa>(
+        &mut self,
+        isa: I,
+        p: G::B,
+        o: G::B,
+        mut alpha: i32,
+        beta: i32,
+        empties: G::B,
+    ) -> i32 {
+        let mut best = -INF;
+        for x in ParityOrder::<G>::new(empties) {
+            if (G::neighbours_of(x) & o).is_zero() {
+                continue;
+            }
+            let f = isa.flips::<G>(p, o, x);
+            if f.is_zero() {
+                continue;
+            }
+            self.budget.nodes += 1;
+            let (cp, co) = (o ^ f, p ^ f ^ G::B::bit(x));
+            let rest = empties ^ G::B::bit(x);
+            let score = -self.three_squares::<G, I>(isa, cp, co, -beta, -alpha, rest, false);
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    if alpha >= beta {
+                        return best;
+                    }
+                }
+            }
+        }
+        best
     }
 
     /// Exactly two empties, `x1` and `x2`: no move generation, no recursion
@@ -447,15 +525,17 @@ impl<E> Solver<'_, '_, E> {
         let a = empties.lowest();
         let c = empties.highest();
         let b = empties.without_lowest().lowest();
-        let order = if G::quadrant(a) == G::quadrant(b) {
-            [(c, a, b), (a, b, c), (b, a, c)]
+        let first = if G::quadrant(a) == G::quadrant(b) {
+            c
         } else if G::quadrant(a) == G::quadrant(c) {
-            [(b, a, c), (a, b, c), (c, a, b)]
+            b
         } else {
-            [(a, b, c), (b, a, c), (c, a, b)]
+            a
         };
+        // The other two in square order; each move leaves the other two.
+        let others = empties ^ G::B::bit(first);
         let mut best = -INF;
-        for (x, y, z) in order {
+        for x in [first, others.lowest(), others.highest()] {
             if (G::neighbours_of(x) & o).is_zero() {
                 continue;
             }
@@ -464,6 +544,8 @@ impl<E> Solver<'_, '_, E> {
                 continue;
             }
             self.budget.nodes += 1;
+            let rest = empties ^ G::B::bit(x);
+            let (y, z) = (rest.lowest(), rest.highest());
             let score = -self.two_squares::<G, I>(
                 isa,
                 o ^ f,
