@@ -110,6 +110,29 @@ fn stability_cap<G: Geometry>(p: G::B, o: G::B, alpha: i32) -> Option<i32> {
     G::stable_at_least(o, p, needed).map(|s| squares - 2 * s.count() as i32)
 }
 
+/// The ordering key of the move to `x` (flipping `f`, leaving the
+/// opponent `replies` and `co` its opponent's discs; `empties` before the
+/// move), lower first: fewest opponent replies (corners counted double),
+/// odd-quadrant moves (and on some sizes good squares and few flips:
+/// [`Geometry`]'s order weights) slightly preferred, fewest potential
+/// replies.
+#[inline(always)]
+fn move_key<G: Geometry>(
+    x: u32,
+    f: G::B,
+    co: G::B,
+    empties: G::B,
+    replies: G::B,
+    odd: G::B,
+) -> i32 {
+    let corners = replies & G::CORNERS;
+    let potential = (G::neighbours(co) & empties & !G::B::bit(x)).count() as i32;
+    ((replies.count() + corners.count()) as i32) * 256 + potential
+        - if odd.has(x) { 128 } else { 0 }
+        - G::ORDER_SQUARE_WEIGHT * G::square_value(x)
+        + G::ORDER_FLIP_WEIGHT * f.count() as i32
+}
+
 /// The empties of a shallow node in the order it tries them: odd
 /// quadrants first, and in each half the better squares first (the order
 /// of [`Geometry::square_classes`], walked as places: see
@@ -634,24 +657,47 @@ impl<E> Solver<'_, '_, E> {
             moves
         };
         let etc = use_hash && n >= G::ETC_EMPTIES;
+        // The ordering search's depth and weight at this many empties, if any.
+        let search = G::EVAL_ORDER
+            .iter()
+            .rposition(|&(e, _)| n >= e)
+            .map(|d| (d as u32, G::EVAL_ORDER[d].1));
         let mut list = MoveList::new();
         let mut rest = moves;
-        while !rest.is_zero() {
-            let x = rest.lowest();
-            rest = rest.without_lowest();
-            let f = isa.flips::<G>(p, o, x);
+        if etc || search.is_some() {
+            while !rest.is_zero() {
+                let x = rest.lowest();
+                rest = rest.without_lowest();
+                let f = isa.flips::<G>(p, o, x);
+                if etc {
+                    self.table
+                        .prefetch(key_of::<G>(o ^ f, p ^ f ^ G::B::bit(x)));
+                }
+                list.push(x, f);
+            }
             if etc {
-                self.table
-                    .prefetch(key_of::<G>(o ^ f, p ^ f ^ G::B::bit(x)));
+                if let Some(cut) = self.transposition_cutoff::<G>(&list, p, o, beta) {
+                    return Ok(cut);
+                }
             }
-            list.push(x, f);
-        }
-        if etc {
-            if let Some(cut) = self.transposition_cutoff::<G>(&list, p, o, beta) {
-                return Ok(cut);
+            self.order_moves::<G, I>(isa, p, o, &mut list, hash_move, search)?;
+        } else {
+            // Ordered as the list is made (nothing to cut on before): each
+            // move's flips and the replies it leaves in one go.
+            let odd = G::odd_quadrant_empties(empties);
+            while !rest.is_zero() {
+                let x = rest.lowest();
+                rest = rest.without_lowest();
+                let (f, replies) = isa.flips_and_replies::<G>(p, o, x);
+                let key = if x as u16 == hash_move {
+                    i32::MIN
+                } else {
+                    move_key::<G>(x, f, p ^ f ^ G::B::bit(x), empties, replies, odd)
+                };
+                list.push(x, f);
+                list.set_key(list.len() - 1, key);
             }
         }
-        self.order_moves::<G, I>(isa, p, o, &mut list, hash_move)?;
         let (alpha0, beta0) = (alpha, beta);
         let mut best = -INF;
         let mut best_sq = NO_MOVE;
@@ -736,11 +782,10 @@ impl<E> Solver<'_, '_, E> {
         None
     }
 
-    /// Orders the moves of `list`: the hash move first, then fewest
-    /// opponent replies (corners counted double), odd-quadrant moves (and on
-    /// some sizes good squares and few flips: [`Geometry`]'s order weights)
-    /// slightly preferred, fewest potential replies; with many empties, also
-    /// the value of a shallow midgame search of each reply.
+    /// Orders the moves of `list`: the hash move first, then by
+    /// [`move_key`]; with many empties (`search`: the depth and weight of
+    /// [`Geometry::EVAL_ORDER`]), also the value of a shallow midgame search
+    /// of each reply.
     #[inline(always)]
     fn order_moves<G: Geometry, I: Isa>(
         &mut self,
@@ -749,18 +794,13 @@ impl<E> Solver<'_, '_, E> {
         o: G::B,
         list: &mut MoveList<G::B>,
         hash_move: u16,
+        search: Option<(u32, i32)>,
     ) -> Result<(), Abort>
     where
         E: Evaluate<G>,
     {
         let empties = !(p | o) & G::ALL;
-        let n = empties.count();
         let odd = G::odd_quadrant_empties(empties);
-        // The ordering search's depth and weight at this many empties, if any.
-        let search = G::EVAL_ORDER
-            .iter()
-            .rposition(|&(e, _)| n >= e)
-            .map(|d| (d as u32, G::EVAL_ORDER[d].1));
         for i in 0..list.len() {
             let (x, f) = list.as_slice()[i];
             let (cp, co) = (o ^ f, p ^ f ^ G::B::bit(x));
@@ -768,12 +808,7 @@ impl<E> Solver<'_, '_, E> {
                 i32::MIN
             } else {
                 let replies = isa.moves::<G>(cp, co);
-                let corners = replies & G::CORNERS;
-                let potential = (G::neighbours(co) & !(cp | co) & G::ALL).count() as i32;
-                let mut key = ((replies.count() + corners.count()) as i32) * 256 + potential
-                    - if odd.has(x) { 128 } else { 0 }
-                    - G::ORDER_SQUARE_WEIGHT * G::square_value(x)
-                    + G::ORDER_FLIP_WEIGHT * f.count() as i32;
+                let mut key = move_key::<G>(x, f, co, empties, replies, odd);
                 if let Some((depth, weight)) = search {
                     let mut searcher = Searcher {
                         table: self.table,
