@@ -62,6 +62,31 @@ fn last_square<G: Geometry>(p: G::B, o: G::B, x: u32) -> i32 {
     }
 }
 
+/// The flips of `p`'s move on the empty `x`, None when it is no move (no
+/// disc of `o` next to it, the cheap test first, or nothing to flip).
+#[inline(always)]
+fn move_flips<G: Geometry, I: Isa>(isa: I, p: G::B, o: G::B, x: u32) -> Option<G::B> {
+    if (G::neighbours_of(x) & o).is_zero() {
+        return None;
+    }
+    let f = isa.flips::<G>(p, o, x);
+    (!f.is_zero()).then_some(f)
+}
+
+/// Takes a move's `score` into the node's `best` and `alpha`; true when
+/// it reaches `beta` (the node cuts).
+#[inline(always)]
+fn raise(best: &mut i32, alpha: &mut i32, score: i32, beta: i32) -> bool {
+    if score > *best {
+        *best = score;
+        if score > *alpha {
+            *alpha = score;
+            return score >= beta;
+        }
+    }
+    false
+}
+
 /// The best of `p`'s moves on the two empties `x1`, `x2` (the first that
 /// reaches `beta` cuts), None if it has none.
 #[inline(always)]
@@ -74,22 +99,16 @@ fn two_moves<G: Geometry, I: Isa>(
     x2: u32,
 ) -> Option<i32> {
     let mut best = None;
-    if !(G::neighbours_of(x1) & o).is_zero() {
-        let f = isa.flips::<G>(p, o, x1);
-        if !f.is_zero() {
-            let score = -last_square::<G>(o ^ f, p ^ f ^ G::B::bit(x1), x2);
-            if score >= beta {
-                return Some(score);
-            }
-            best = Some(score);
+    if let Some(f) = move_flips::<G, I>(isa, p, o, x1) {
+        let score = -last_square::<G>(o ^ f, p ^ f ^ G::B::bit(x1), x2);
+        if score >= beta {
+            return Some(score);
         }
+        best = Some(score);
     }
-    if !(G::neighbours_of(x2) & o).is_zero() {
-        let f = isa.flips::<G>(p, o, x2);
-        if !f.is_zero() {
-            let score = -last_square::<G>(o ^ f, p ^ f ^ G::B::bit(x2), x1);
-            return Some(best.map_or(score, |b: i32| b.max(score)));
-        }
+    if let Some(f) = move_flips::<G, I>(isa, p, o, x2) {
+        let score = -last_square::<G>(o ^ f, p ^ f ^ G::B::bit(x2), x1);
+        return Some(best.map_or(score, |b: i32| b.max(score)));
     }
     best
 }
@@ -131,6 +150,24 @@ fn move_key<G: Geometry>(
         - if odd.has(x) { 128 } else { 0 }
         - G::ORDER_SQUARE_WEIGHT * G::square_value(x)
         + G::ORDER_FLIP_WEIGHT * f.count() as i32
+}
+
+/// The three `empties` in the order a node of three empties tries them:
+/// the square alone in its quadrant first (when they are all in one
+/// quadrant or in three, the last of them or the first), then the other
+/// two by square.
+#[inline(always)]
+fn three_order<G: Geometry>(empties: G::B) -> [u32; 3] {
+    let a = empties.lowest();
+    let c = empties.highest();
+    let b = empties.without_lowest().lowest();
+    if G::quadrant(a) == G::quadrant(b) {
+        [c, a, b]
+    } else if G::quadrant(a) == G::quadrant(c) {
+        [b, a, c]
+    } else {
+        [a, b, c]
+    }
 }
 
 /// The empties of a shallow node in the order it tries them: odd
@@ -399,26 +436,17 @@ impl<E> Solver<'_, '_, E> {
         }
         let mut best = -INF;
         if n == 4 {
-            best = self.four_moves::<G, I>(isa, p, o, alpha, beta, empties);
+            let squares = ParityOrder::<G>::new(empties);
+            best = self.moves_in_place::<3, G, I>(isa, p, o, alpha, beta, empties, squares);
         } else {
             for x in ParityOrder::<G>::new(empties) {
-                if (G::neighbours_of(x) & o).is_zero() {
+                let Some(f) = move_flips::<G, I>(isa, p, o, x) else {
                     continue;
-                }
-                let f = isa.flips::<G>(p, o, x);
-                if f.is_zero() {
-                    continue;
-                }
+                };
                 let (cp, co) = (o ^ f, p ^ f ^ G::B::bit(x));
                 let score = -isa.node::<false, G, E>(self, cp, co, -beta, -alpha, false)?;
-                if score > best {
-                    best = score;
-                    if score > alpha {
-                        alpha = score;
-                        if alpha >= beta {
-                            return Ok(best);
-                        }
-                    }
+                if raise(&mut best, &mut alpha, score, beta) {
+                    return Ok(best);
                 }
             }
         }
@@ -432,13 +460,14 @@ impl<E> Solver<'_, '_, E> {
         Ok(best)
     }
 
-    /// The best of `p`'s moves on four empties, -INF if it has none: the
-    /// loop of the deeper shallow nodes with each child of three empties
-    /// solved here, as its node would (counted, no stability test),
-    /// without a call. (Apart from that loop, the call's registers are
-    /// not spilled around it.)
+    /// The best of `p`'s moves on `squares` (in that order, empties of
+    /// `empties`), -INF if it has none: each child, of `CHILD` empties (3
+    /// or 2), solved here as its node would (counted, no stability test),
+    /// without a call. (At four empties, the loop of the deeper shallow
+    /// nodes would spill the call's registers around it.)
+    #[allow(clippy::too_many_arguments)]
     #[inline(always)]
-    fn four_moves<G: Geometry, I: Isa>(
+    fn moves_in_place<const CHILD: u32, G: Geometry, I: Isa>(
         &mut self,
         isa: I,
         p: G::B,
@@ -446,28 +475,24 @@ impl<E> Solver<'_, '_, E> {
         mut alpha: i32,
         beta: i32,
         empties: G::B,
+        squares: impl Iterator<Item = u32>,
     ) -> i32 {
         let mut best = -INF;
-        for x in ParityOrder::<G>::new(empties) {
-            if (G::neighbours_of(x) & o).is_zero() {
+        for x in squares {
+            let Some(f) = move_flips::<G, I>(isa, p, o, x) else {
                 continue;
-            }
-            let f = isa.flips::<G>(p, o, x);
-            if f.is_zero() {
-                continue;
-            }
+            };
             self.budget.nodes += 1;
             let (cp, co) = (o ^ f, p ^ f ^ G::B::bit(x));
             let rest = empties ^ G::B::bit(x);
-            let score = -self.three_squares::<G, I>(isa, cp, co, -beta, -alpha, rest, false);
-            if score > best {
-                best = score;
-                if score > alpha {
-                    alpha = score;
-                    if alpha >= beta {
-                        return best;
-                    }
-                }
+            let score = if CHILD == 3 {
+                -self.three_squares::<G, I>(isa, cp, co, -beta, -alpha, rest, false)
+            } else {
+                let (y, z) = (rest.lowest(), rest.highest());
+                -self.two_squares::<G, I>(isa, cp, co, -beta, -alpha, y, z, false)
+            };
+            if raise(&mut best, &mut alpha, score, beta) {
+                return best;
             }
         }
         best
@@ -521,75 +546,23 @@ impl<E> Solver<'_, '_, E> {
         empties: G::B,
         passed: bool,
     ) -> i32 {
-        if let Some(score) = self.three_moves::<G, I>(isa, p, o, alpha, beta, empties) {
-            return score;
+        let squares = three_order::<G>(empties);
+        let best =
+            self.moves_in_place::<2, G, I>(isa, p, o, alpha, beta, empties, squares.into_iter());
+        if best > -INF {
+            return best;
         }
         if passed {
             return final_score::<G>(p, o);
         }
         self.budget.nodes += 1;
-        match self.three_moves::<G, I>(isa, o, p, -beta, -alpha, empties) {
-            Some(score) => -score,
-            None => final_score::<G>(p, o),
-        }
-    }
-
-    /// The best of `p`'s moves on three empties, None if it has none.
-    #[inline(always)]
-    fn three_moves<G: Geometry, I: Isa>(
-        &mut self,
-        isa: I,
-        p: G::B,
-        o: G::B,
-        mut alpha: i32,
-        beta: i32,
-        empties: G::B,
-    ) -> Option<i32> {
-        let a = empties.lowest();
-        let c = empties.highest();
-        let b = empties.without_lowest().lowest();
-        let first = if G::quadrant(a) == G::quadrant(b) {
-            c
-        } else if G::quadrant(a) == G::quadrant(c) {
-            b
+        let best =
+            self.moves_in_place::<2, G, I>(isa, o, p, -beta, -alpha, empties, squares.into_iter());
+        if best > -INF {
+            -best
         } else {
-            a
-        };
-        // The other two in square order; each move leaves the other two.
-        let others = empties ^ G::B::bit(first);
-        let mut best = -INF;
-        for x in [first, others.lowest(), others.highest()] {
-            if (G::neighbours_of(x) & o).is_zero() {
-                continue;
-            }
-            let f = isa.flips::<G>(p, o, x);
-            if f.is_zero() {
-                continue;
-            }
-            self.budget.nodes += 1;
-            let rest = empties ^ G::B::bit(x);
-            let (y, z) = (rest.lowest(), rest.highest());
-            let score = -self.two_squares::<G, I>(
-                isa,
-                o ^ f,
-                p ^ f ^ G::B::bit(x),
-                -beta,
-                -alpha,
-                y,
-                z,
-                false,
-            );
-            if score > best {
-                best = score;
-                if score > alpha {
-                    alpha = score;
-                    if alpha >= beta {
-                        return Some(best);
-                    }
-                }
-            }
+            final_score::<G>(p, o)
         }
-        (best > -INF).then_some(best)
     }
 
     /// A node of more than SHALLOW empties.
