@@ -154,6 +154,9 @@ pub trait Geometry: Copy + Clone + Default + Eq + Hash + Debug + Send + Sync + '
         }
     }
 
+    /// The squares in the order of [`Self::square_classes`], as places.
+    fn square_order() -> &'static SquareOrder;
+
     /// The squares in five classes, in the order of [`Self::square_value`]
     /// (corners, other edge squares, inner squares, C- then X-squares): the
     /// order in which the solver tries the moves of its last few empties,
@@ -167,6 +170,32 @@ pub trait Geometry: Copy + Clone + Default + Eq + Hash + Debug + Send + Sync + '
             Self::C_SQUARES,
             Self::X_SQUARES,
         ]
+    }
+}
+
+/// The squares in the order of [`Geometry::square_classes`] (by class,
+/// then by square), and back: the shallow solver turns the empties of a
+/// parity half into a set of places (bit `r` for `square[r]`), whose
+/// lowest bit first is that order, rather than walking the five classes
+/// (most of them without an empty square) at every node.
+pub struct SquareOrder {
+    /// `rank[sq]`: the place of square `sq`.
+    pub rank: [u8; 256],
+    /// `square[r]`: the square at place `r`.
+    pub square: [u8; 256],
+}
+
+impl SquareOrder {
+    pub fn build<B: Bits>(classes: [B; 5]) -> SquareOrder {
+        let mut order = SquareOrder {
+            rank: [0; 256],
+            square: [0; 256],
+        };
+        for (r, sq) in classes.iter().flat_map(|c| c.squares()).enumerate() {
+            order.rank[sq as usize] = r as u8;
+            order.square[r] = sq as u8;
+        }
+        order
     }
 }
 
@@ -356,7 +385,7 @@ pub const fn mask_u256(n: u32, kind: Kind) -> U256 {
 
 /// The items every geometry declares alike: its side, masks and tables.
 macro_rules! geometry_items {
-    ($n:expr, $b:ty, $mask:ident) => {
+    ($name:ident, $n:expr, $b:ty, $mask:ident) => {
         type B = $b;
         const N: u32 = $n;
         const SQUARES: u32 = $n * $n;
@@ -375,6 +404,12 @@ macro_rules! geometry_items {
             static TABLES: Lazy<Tables<$b>> = Lazy::new(|| Tables::build($n));
             &TABLES
         }
+
+        fn square_order() -> &'static SquareOrder {
+            static ORDER: Lazy<SquareOrder> =
+                Lazy::new(|| SquareOrder::build(<$name as Geometry>::square_classes()));
+            &ORDER
+        }
     };
 }
 pub(crate) use geometry_items;
@@ -387,7 +422,7 @@ macro_rules! geometry {
         pub struct $name;
 
         impl Geometry for $name {
-            geometry_items!($n, $b, $mask);
+            geometry_items!($name, $n, $b, $mask);
         }
     };
 }
@@ -472,6 +507,16 @@ mod tests {
         assert!(union == G::ALL);
         assert_eq!(classes.iter().map(|c| c.count()).sum::<u32>(), n * n);
         assert!(classes[0] == G::CORNERS && classes[4] == G::X_SQUARES);
+        // The places walk the classes in order, each by square.
+        let order = G::square_order();
+        let walked: Vec<u32> = (0..n * n)
+            .map(|r| order.square[r as usize] as u32)
+            .collect();
+        let classes: Vec<u32> = classes.iter().flat_map(|c| c.squares()).collect();
+        assert_eq!(walked, classes);
+        for sq in 0..n * n {
+            assert_eq!(order.square[order.rank[sq as usize] as usize] as u32, sq);
+        }
     }
 
     #[test]

@@ -20,6 +20,7 @@ use super::moves::MoveList;
 use super::parallel::{Busy, Deferral};
 use super::table::{bounds, key, key_of, Table, NO_MOVE};
 use super::{Abort, Budget};
+use crate::board::geometry::SquareOrder;
 #[cfg(target_arch = "x86_64")]
 use crate::board::isa::Haswell;
 use crate::board::isa::{Isa, Portable};
@@ -61,6 +62,31 @@ fn last_square<G: Geometry>(p: G::B, o: G::B, x: u32) -> i32 {
     }
 }
 
+/// The flips of `p`'s move on the empty `x`, None when it is no move (no
+/// disc of `o` next to it, the cheap test first, or nothing to flip).
+#[inline(always)]
+fn move_flips<G: Geometry, I: Isa>(isa: I, p: G::B, o: G::B, x: u32) -> Option<G::B> {
+    if (G::neighbours_of(x) & o).is_zero() {
+        return None;
+    }
+    let f = isa.flips::<G>(p, o, x);
+    (!f.is_zero()).then_some(f)
+}
+
+/// Takes a move's `score` into the node's `best` and `alpha`; true when
+/// it reaches `beta` (the node cuts).
+#[inline(always)]
+fn raise(best: &mut i32, alpha: &mut i32, score: i32, beta: i32) -> bool {
+    if score > *best {
+        *best = score;
+        if score > *alpha {
+            *alpha = score;
+            return score >= beta;
+        }
+    }
+    false
+}
+
 /// The best of `p`'s moves on the two empties `x1`, `x2` (the first that
 /// reaches `beta` cuts), None if it has none.
 #[inline(always)]
@@ -73,22 +99,16 @@ fn two_moves<G: Geometry, I: Isa>(
     x2: u32,
 ) -> Option<i32> {
     let mut best = None;
-    if !(G::neighbours_of(x1) & o).is_zero() {
-        let f = isa.flips::<G>(p, o, x1);
-        if !f.is_zero() {
-            let score = -last_square::<G>(o ^ f, p ^ f ^ G::B::bit(x1), x2);
-            if score >= beta {
-                return Some(score);
-            }
-            best = Some(score);
+    if let Some(f) = move_flips::<G, I>(isa, p, o, x1) {
+        let score = -last_square::<G>(o ^ f, p ^ f ^ G::B::bit(x1), x2);
+        if score >= beta {
+            return Some(score);
         }
+        best = Some(score);
     }
-    if !(G::neighbours_of(x2) & o).is_zero() {
-        let f = isa.flips::<G>(p, o, x2);
-        if !f.is_zero() {
-            let score = -last_square::<G>(o ^ f, p ^ f ^ G::B::bit(x2), x1);
-            return Some(best.map_or(score, |b: i32| b.max(score)));
-        }
+    if let Some(f) = move_flips::<G, I>(isa, p, o, x2) {
+        let score = -last_square::<G>(o ^ f, p ^ f ^ G::B::bit(x2), x1);
+        return Some(best.map_or(score, |b: i32| b.max(score)));
     }
     best
 }
@@ -107,6 +127,97 @@ fn stability_cap<G: Geometry>(p: G::B, o: G::B, alpha: i32) -> Option<i32> {
     // The cap reaches alpha from this many stable discs on.
     let needed = (squares - alpha + 1).max(0) as u32 / 2;
     G::stable_at_least(o, p, needed).map(|s| squares - 2 * s.count() as i32)
+}
+
+/// The ordering key of the move to `x` (flipping `f`, leaving the
+/// opponent `replies` and `co` its opponent's discs; `empties` before the
+/// move), lower first: fewest opponent replies (corners counted double),
+/// odd-quadrant moves (and on some sizes good squares and few flips:
+/// [`Geometry`]'s order weights) slightly preferred, fewest potential
+/// replies.
+#[inline(always)]
+fn move_key<G: Geometry>(
+    x: u32,
+    f: G::B,
+    co: G::B,
+    empties: G::B,
+    replies: G::B,
+    odd: G::B,
+) -> i32 {
+    let corners = replies & G::CORNERS;
+    let potential = (G::neighbours(co) & empties & !G::B::bit(x)).count() as i32;
+    ((replies.count() + corners.count()) as i32) * 256 + potential
+        - if odd.has(x) { 128 } else { 0 }
+        - G::ORDER_SQUARE_WEIGHT * G::square_value(x)
+        + G::ORDER_FLIP_WEIGHT * f.count() as i32
+}
+
+/// The three `empties` in the order a node of three empties tries them:
+/// the square alone in its quadrant first (when they are all in one
+/// quadrant or in three, the last of them or the first), then the other
+/// two by square.
+#[inline(always)]
+fn three_order<G: Geometry>(empties: G::B) -> [u32; 3] {
+    let a = empties.lowest();
+    let c = empties.highest();
+    let b = empties.without_lowest().lowest();
+    if G::quadrant(a) == G::quadrant(b) {
+        [c, a, b]
+    } else if G::quadrant(a) == G::quadrant(c) {
+        [b, a, c]
+    } else {
+        [a, b, c]
+    }
+}
+
+/// The empties of a shallow node in the order it tries them: odd
+/// quadrants first, and in each half the better squares first (the order
+/// of [`Geometry::square_classes`], walked as places: see
+/// [`SquareOrder`](crate::board::geometry::SquareOrder)).
+struct ParityOrder<G: Geometry> {
+    order: &'static SquareOrder,
+    /// The places of the half being walked, then of the other half.
+    places: G::B,
+    even: G::B,
+}
+
+impl<G: Geometry> ParityOrder<G> {
+    #[inline(always)]
+    fn new(empties: G::B) -> ParityOrder<G> {
+        let order = G::square_order();
+        let odd = G::odd_quadrant_empties(empties);
+        let places = |mut set: G::B| {
+            let mut places = G::B::ZERO;
+            while !set.is_zero() {
+                places |= G::B::bit(order.rank[set.lowest() as u8 as usize] as u32);
+                set = set.without_lowest();
+            }
+            places
+        };
+        ParityOrder {
+            order,
+            places: places(odd),
+            even: places(empties & !odd),
+        }
+    }
+}
+
+impl<G: Geometry> Iterator for ParityOrder<G> {
+    type Item = u32;
+
+    #[inline(always)]
+    fn next(&mut self) -> Option<u32> {
+        if self.places.is_zero() {
+            if self.even.is_zero() {
+                return None;
+            }
+            self.places = self.even;
+            self.even = G::B::ZERO;
+        }
+        let x = self.order.square[self.places.lowest() as u8 as usize];
+        self.places = self.places.without_lowest();
+        Some(x as u32)
+    }
 }
 
 /// The solver's recursion, compiled once per instruction set: a node
@@ -323,42 +434,19 @@ impl<E> Solver<'_, '_, E> {
             3 => return Ok(self.three_squares::<G, I>(isa, p, o, alpha, beta, empties, passed)),
             _ => {}
         }
-        // Odd quadrants first, and in each half the better squares first.
-        let odd = G::odd_quadrant_empties(empties);
         let mut best = -INF;
-        let classes = G::square_classes();
-        for set in [odd, empties & !odd] {
-            for &class in &classes {
-                let mut rest = set & class;
-                while !rest.is_zero() {
-                    let x = rest.lowest();
-                    rest = rest.without_lowest();
-                    if (G::neighbours_of(x) & o).is_zero() {
-                        continue;
-                    }
-                    let f = isa.flips::<G>(p, o, x);
-                    if f.is_zero() {
-                        continue;
-                    }
-                    let (cp, co) = (o ^ f, p ^ f ^ G::B::bit(x));
-                    // A child of three empties is solved here, as its node
-                    // would (counted, no stability test), without the call.
-                    let score = if n == 4 {
-                        self.budget.tick()?;
-                        let rest = empties ^ G::B::bit(x);
-                        -self.three_squares::<G, I>(isa, cp, co, -beta, -alpha, rest, false)
-                    } else {
-                        -isa.node::<false, G, E>(self, cp, co, -beta, -alpha, false)?
-                    };
-                    if score > best {
-                        best = score;
-                        if score > alpha {
-                            alpha = score;
-                            if alpha >= beta {
-                                return Ok(best);
-                            }
-                        }
-                    }
+        if n == 4 {
+            let squares = ParityOrder::<G>::new(empties);
+            best = self.moves_in_place::<3, G, I>(isa, p, o, alpha, beta, empties, squares);
+        } else {
+            for x in ParityOrder::<G>::new(empties) {
+                let Some(f) = move_flips::<G, I>(isa, p, o, x) else {
+                    continue;
+                };
+                let (cp, co) = (o ^ f, p ^ f ^ G::B::bit(x));
+                let score = -isa.node::<false, G, E>(self, cp, co, -beta, -alpha, false)?;
+                if raise(&mut best, &mut alpha, score, beta) {
+                    return Ok(best);
                 }
             }
         }
@@ -370,6 +458,44 @@ impl<E> Solver<'_, '_, E> {
             };
         }
         Ok(best)
+    }
+
+    /// The best of `p`'s moves on `squares` (in that order, empties of
+    /// `empties`), -INF if it has none: each child, of `CHILD` empties (3
+    /// or 2), solved here as its node would (counted, no stability test),
+    /// without a call. (At four empties, the loop of the deeper shallow
+    /// nodes would spill the call's registers around it.)
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn moves_in_place<const CHILD: u32, G: Geometry, I: Isa>(
+        &mut self,
+        isa: I,
+        p: G::B,
+        o: G::B,
+        mut alpha: i32,
+        beta: i32,
+        empties: G::B,
+        squares: impl Iterator<Item = u32>,
+    ) -> i32 {
+        let mut best = -INF;
+        for x in squares {
+            let Some(f) = move_flips::<G, I>(isa, p, o, x) else {
+                continue;
+            };
+            self.budget.nodes += 1;
+            let (cp, co) = (o ^ f, p ^ f ^ G::B::bit(x));
+            let rest = empties ^ G::B::bit(x);
+            let score = if CHILD == 3 {
+                -self.three_squares::<G, I>(isa, cp, co, -beta, -alpha, rest, false)
+            } else {
+                let (y, z) = (rest.lowest(), rest.highest());
+                -self.two_squares::<G, I>(isa, cp, co, -beta, -alpha, y, z, false)
+            };
+            if raise(&mut best, &mut alpha, score, beta) {
+                return best;
+            }
+        }
+        best
     }
 
     /// Exactly two empties, `x1` and `x2`: no move generation, no recursion
@@ -420,71 +546,23 @@ impl<E> Solver<'_, '_, E> {
         empties: G::B,
         passed: bool,
     ) -> i32 {
-        if let Some(score) = self.three_moves::<G, I>(isa, p, o, alpha, beta, empties) {
-            return score;
+        let squares = three_order::<G>(empties);
+        let best =
+            self.moves_in_place::<2, G, I>(isa, p, o, alpha, beta, empties, squares.into_iter());
+        if best > -INF {
+            return best;
         }
         if passed {
             return final_score::<G>(p, o);
         }
         self.budget.nodes += 1;
-        match self.three_moves::<G, I>(isa, o, p, -beta, -alpha, empties) {
-            Some(score) => -score,
-            None => final_score::<G>(p, o),
-        }
-    }
-
-    /// The best of `p`'s moves on three empties, None if it has none.
-    #[inline(always)]
-    fn three_moves<G: Geometry, I: Isa>(
-        &mut self,
-        isa: I,
-        p: G::B,
-        o: G::B,
-        mut alpha: i32,
-        beta: i32,
-        empties: G::B,
-    ) -> Option<i32> {
-        let a = empties.lowest();
-        let c = empties.highest();
-        let b = empties.without_lowest().lowest();
-        let order = if G::quadrant(a) == G::quadrant(b) {
-            [(c, a, b), (a, b, c), (b, a, c)]
-        } else if G::quadrant(a) == G::quadrant(c) {
-            [(b, a, c), (a, b, c), (c, a, b)]
+        let best =
+            self.moves_in_place::<2, G, I>(isa, o, p, -beta, -alpha, empties, squares.into_iter());
+        if best > -INF {
+            -best
         } else {
-            [(a, b, c), (b, a, c), (c, a, b)]
-        };
-        let mut best = -INF;
-        for (x, y, z) in order {
-            if (G::neighbours_of(x) & o).is_zero() {
-                continue;
-            }
-            let f = isa.flips::<G>(p, o, x);
-            if f.is_zero() {
-                continue;
-            }
-            self.budget.nodes += 1;
-            let score = -self.two_squares::<G, I>(
-                isa,
-                o ^ f,
-                p ^ f ^ G::B::bit(x),
-                -beta,
-                -alpha,
-                y,
-                z,
-                false,
-            );
-            if score > best {
-                best = score;
-                if score > alpha {
-                    alpha = score;
-                    if alpha >= beta {
-                        return Some(best);
-                    }
-                }
-            }
+            final_score::<G>(p, o)
         }
-        (best > -INF).then_some(best)
     }
 
     /// A node of more than SHALLOW empties.
@@ -552,24 +630,47 @@ impl<E> Solver<'_, '_, E> {
             moves
         };
         let etc = use_hash && n >= G::ETC_EMPTIES;
+        // The ordering search's depth and weight at this many empties, if any.
+        let search = G::EVAL_ORDER
+            .iter()
+            .rposition(|&(e, _)| n >= e)
+            .map(|d| (d as u32, G::EVAL_ORDER[d].1));
         let mut list = MoveList::new();
         let mut rest = moves;
-        while !rest.is_zero() {
-            let x = rest.lowest();
-            rest = rest.without_lowest();
-            let f = isa.flips::<G>(p, o, x);
+        if etc || search.is_some() {
+            while !rest.is_zero() {
+                let x = rest.lowest();
+                rest = rest.without_lowest();
+                let f = isa.flips::<G>(p, o, x);
+                if etc {
+                    self.table
+                        .prefetch(key_of::<G>(o ^ f, p ^ f ^ G::B::bit(x)));
+                }
+                list.push(x, f);
+            }
             if etc {
-                self.table
-                    .prefetch(key_of::<G>(o ^ f, p ^ f ^ G::B::bit(x)));
+                if let Some(cut) = self.transposition_cutoff::<G>(&list, p, o, beta) {
+                    return Ok(cut);
+                }
             }
-            list.push(x, f);
-        }
-        if etc {
-            if let Some(cut) = self.transposition_cutoff::<G>(&list, p, o, beta) {
-                return Ok(cut);
+            self.order_moves::<G, I>(isa, p, o, &mut list, hash_move, search)?;
+        } else {
+            // Ordered as the list is made (nothing to cut on before): each
+            // move's flips and the replies it leaves in one go.
+            let odd = G::odd_quadrant_empties(empties);
+            while !rest.is_zero() {
+                let x = rest.lowest();
+                rest = rest.without_lowest();
+                let (f, replies) = isa.flips_and_replies::<G>(p, o, x);
+                let key = if x as u16 == hash_move {
+                    i32::MIN
+                } else {
+                    move_key::<G>(x, f, p ^ f ^ G::B::bit(x), empties, replies, odd)
+                };
+                list.push(x, f);
+                list.set_key(list.len() - 1, key);
             }
         }
-        self.order_moves::<G, I>(isa, p, o, &mut list, hash_move)?;
         let (alpha0, beta0) = (alpha, beta);
         let mut best = -INF;
         let mut best_sq = NO_MOVE;
@@ -654,11 +755,10 @@ impl<E> Solver<'_, '_, E> {
         None
     }
 
-    /// Orders the moves of `list`: the hash move first, then fewest
-    /// opponent replies (corners counted double), odd-quadrant moves (and on
-    /// some sizes good squares and few flips: [`Geometry`]'s order weights)
-    /// slightly preferred, fewest potential replies; with many empties, also
-    /// the value of a shallow midgame search of each reply.
+    /// Orders the moves of `list`: the hash move first, then by
+    /// [`move_key`]; with many empties (`search`: the depth and weight of
+    /// [`Geometry::EVAL_ORDER`]), also the value of a shallow midgame search
+    /// of each reply.
     #[inline(always)]
     fn order_moves<G: Geometry, I: Isa>(
         &mut self,
@@ -667,18 +767,13 @@ impl<E> Solver<'_, '_, E> {
         o: G::B,
         list: &mut MoveList<G::B>,
         hash_move: u16,
+        search: Option<(u32, i32)>,
     ) -> Result<(), Abort>
     where
         E: Evaluate<G>,
     {
         let empties = !(p | o) & G::ALL;
-        let n = empties.count();
         let odd = G::odd_quadrant_empties(empties);
-        // The ordering search's depth and weight at this many empties, if any.
-        let search = G::EVAL_ORDER
-            .iter()
-            .rposition(|&(e, _)| n >= e)
-            .map(|d| (d as u32, G::EVAL_ORDER[d].1));
         for i in 0..list.len() {
             let (x, f) = list.as_slice()[i];
             let (cp, co) = (o ^ f, p ^ f ^ G::B::bit(x));
@@ -686,12 +781,7 @@ impl<E> Solver<'_, '_, E> {
                 i32::MIN
             } else {
                 let replies = isa.moves::<G>(cp, co);
-                let corners = replies & G::CORNERS;
-                let potential = (G::neighbours(co) & !(cp | co) & G::ALL).count() as i32;
-                let mut key = ((replies.count() + corners.count()) as i32) * 256 + potential
-                    - if odd.has(x) { 128 } else { 0 }
-                    - G::ORDER_SQUARE_WEIGHT * G::square_value(x)
-                    + G::ORDER_FLIP_WEIGHT * f.count() as i32;
+                let mut key = move_key::<G>(x, f, co, empties, replies, odd);
                 if let Some((depth, weight)) = search {
                     let mut searcher = Searcher {
                         table: self.table,
