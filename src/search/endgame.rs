@@ -3,8 +3,9 @@
 //!
 //! By number of empties: the last square is scored by counting flips, two
 //! and three empties have dedicated nodes (no move generation, no loop over
-//! a list); up to `SHALLOW` empties the solver walks the empty squares
-//! directly, odd quadrants first; above that it generates moves, orders them
+//! a list), a node of four solves its children in place (no call); up to
+//! `SHALLOW` empties the solver walks the empty squares directly, odd
+//! quadrants first; above that it generates moves, orders them
 //! fastest-first (fewest replies for the opponent) with the hash move first,
 //! probes the transposition table and the children's entries (enhanced
 //! transposition cutoff), and cuts on stable discs. The tuning numbers are
