@@ -79,11 +79,12 @@ impl<'a> Budget<'a> {
         }
     }
 
-    /// Counts a node; every 4096 nodes looks at the stop flag and the limits.
+    /// Counts a node; every 1024 nodes (about a fifth of a millisecond)
+    /// looks at the stop flag and the limits.
     #[inline]
     pub fn tick(&mut self) -> Result<(), Abort> {
         self.nodes += 1;
-        if self.nodes & 4095 == 0 || self.nodes >= self.node_limit {
+        if self.nodes & 1023 == 0 || self.nodes >= self.node_limit {
             self.check()?;
         }
         Ok(())

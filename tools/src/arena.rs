@@ -383,7 +383,10 @@ impl Arena {
                             (b.moves > 0).then(|| b.wall / b.moves as f64)
                         })
                         .map(|t| t * self.settings.mirror_odds)
-                        .unwrap_or(self.settings.mirror_first);
+                        .unwrap_or(self.settings.mirror_first)
+                        // A move answered within half a millisecond would
+                        // print as 0, which `set movetime` reads as no limit.
+                        .max(0.001);
                     Some(template.replace("{seconds}", &format!("{t:.3}")))
                 }
                 _ => None,
