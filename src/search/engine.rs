@@ -2,9 +2,9 @@
 //! time) turned into a search, with iterative deepening, aspiration
 //! windows, the exact solver near the end (and, for a timed search where
 //! no solve fits, a probable win/loss/draw search), optional randomness,
-//! and the classic 1986 players. One engine serves every board size (its table is
-//! cleared when the size changes); levels mean the same search effort on
-//! every size (see [`crate::search::limits`]).
+//! and the classic 1986 players. One engine serves every board size (its
+//! table is cleared when the size changes); levels mean the same search
+//! effort on every size (see [`crate::search::limits`]).
 
 use super::endgame::Solver;
 pub use super::limits::*;
@@ -437,8 +437,10 @@ impl Engine {
             Some(_) => (limits.depth.min(empties.max(1)), None),
         };
         // Where no solve fits, a timed search may still find the moves that
-        // probably win or draw (see `probable_result`).
-        let probable_allowed = wld_allowed && empties <= PROBABLE_MAX_EMPTIES && !forced;
+        // probably win or draw (see `probable_result`); not with
+        // randomness, which chooses among the midgame's scores.
+        let probable_allowed =
+            wld_allowed && empties <= PROBABLE_MAX_EMPTIES && !forced && limits.randomness == 0;
         let mut probable = false;
         let mut score = 0;
         let mut finished = true;
