@@ -56,6 +56,22 @@ pub struct SearchResult {
     pub from_book: bool,
 }
 
+impl SearchResult {
+    /// The result so far as a progress report, at `nodes` nodes after
+    /// `elapsed`.
+    fn progress(&self, nodes: u64, elapsed: Duration) -> Progress<'_> {
+        Progress {
+            depth: self.depth,
+            score: self.score,
+            best: self.best,
+            pv: &self.pv,
+            nodes,
+            elapsed,
+            exact: self.exact,
+        }
+    }
+}
+
 /// One legal move with its score, as `analyze` reports it.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct MoveScore {
@@ -495,15 +511,7 @@ impl Engine {
             result.score = s;
             result.depth = depth;
             result.pv = self.principal_variation(pos, result.best, depth as usize + 1);
-            progress(&Progress {
-                depth,
-                score: s,
-                best: result.best,
-                pv: &result.pv,
-                nodes: budget.total(),
-                elapsed: start.elapsed(),
-                exact: false,
-            });
+            progress(&result.progress(budget.total(), start.elapsed()));
         }
         // A timed search that has gone as deep as it could may still solve.
         if let Some(plan) = plan
@@ -514,17 +522,9 @@ impl Engine {
             solve = plan.solve_that_fits(empties, exact_allowed, wld_allowed, nodes);
             probable = solve.is_none() && probable_allowed && plan.probable_fits(empties, nodes);
         }
-        if probable && solve.is_none() && budget.check().is_ok() {
+        if probable && budget.check().is_ok() {
             self.probable_result(pos, &mut root, budget, busy, &mut result);
-            progress(&Progress {
-                depth: empties,
-                score: result.score,
-                best: result.best,
-                pv: &result.pv,
-                nodes: budget.total(),
-                elapsed: start.elapsed(),
-                exact: false,
-            });
+            progress(&result.progress(budget.total(), start.elapsed()));
         }
         if let Some(exact) = solve.filter(|_| budget.check().is_ok()) {
             let mut solver = Solver {
@@ -545,15 +545,7 @@ impl Engine {
                 result.wld = true;
                 result.depth = empties;
                 result.pv = self.principal_variation(pos, result.best, empties as usize);
-                progress(&Progress {
-                    depth: empties,
-                    score: result.score,
-                    best: result.best,
-                    pv: &result.pv,
-                    nodes: budget.nodes,
-                    elapsed: start.elapsed(),
-                    exact,
-                });
+                progress(&result.progress(budget.nodes, start.elapsed()));
                 if limits.randomness > 0 && exact {
                     let mut scored = Vec::new();
                     for &(sq, _) in &root {
