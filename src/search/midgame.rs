@@ -205,14 +205,19 @@ impl<E> Searcher<'_, '_, E> {
             let shallow = probcut::shallow_depth(depth);
             // No score is beyond a whole board of discs.
             let max_score = G::SQUARES as i32 * SCALE;
+            // The static evaluation tells which test may pass: a shallow
+            // search seldom ends far from it (see `probcut::STATIC_REACH`).
+            let stat = self.eval.evaluate_state(isa, state, p, o, moves);
             let high = beta.saturating_add(m);
             if high <= max_score
+                && stat >= high - probcut::STATIC_REACH
                 && isa.node::<G, E>(self, p, o, state, shallow, high - 1, high, false)? >= high
             {
                 return Ok(beta);
             }
             let low = alpha.saturating_sub(m);
             if low >= -max_score
+                && stat <= low + probcut::STATIC_REACH
                 && isa.node::<G, E>(self, p, o, state, shallow, low, low + 1, false)? <= low
             {
                 return Ok(alpha);
