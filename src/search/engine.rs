@@ -1014,7 +1014,7 @@ mod tests {
         let stop = AtomicBool::new(false);
         let mut e = Engine::new(8);
         let mut rng = crate::rng::Rng::new(7);
-        let (mut nodes, mut differ) = ([0u64; 2], 0);
+        let (mut nodes, mut error, mut count) = ([0u64; 2], 0, 0);
         for _ in 0..6 {
             let Some(pos) = random_position::<S8>(&mut rng, 40) else {
                 continue;
@@ -1029,12 +1029,20 @@ mod tests {
                 nodes[i] += r.nodes;
                 scores[i] = r.score;
             }
-            differ += (scores[0] != scores[1]) as u32;
+            // The cuts are a bet: the loosest setting's values may differ,
+            // but stay near the exact search's.
+            let miss = (scores[0] - scores[1]).abs();
+            assert!(miss <= 10 * SCALE, "{scores:?}");
+            error += miss;
+            count += 1;
         }
-        // The loosest setting cuts most of the tree (a handful of its
-        // values may differ: the cuts are a bet).
+        // The loosest setting cuts most of the tree, within 5 discs on
+        // average (3.9 at the time of writing).
         assert!(nodes[1] * 2 < nodes[0], "{nodes:?}");
-        assert!(differ < 6);
+        assert!(
+            count > 0 && error <= 5 * SCALE * count,
+            "{error} over {count}"
+        );
         // Solving ignores the setting: the same exact score.
         for _ in 0..4 {
             let Some(pos) = random_position::<S8>(&mut rng, 14) else {

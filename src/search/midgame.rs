@@ -208,17 +208,24 @@ impl<E> Searcher<'_, '_, E> {
             // The static evaluation tells which test may pass: a shallow
             // search seldom ends far from it (see `probcut::STATIC_REACH`).
             let stat = self.eval.evaluate_state(isa, state, p, o, moves);
+            let reach = if shallow == 0 {
+                0
+            } else {
+                probcut::STATIC_REACH
+            };
             let high = beta.saturating_add(m);
             if high <= max_score
-                && stat >= high - probcut::STATIC_REACH
-                && isa.node::<G, E>(self, p, o, state, shallow, high - 1, high, false)? >= high
+                && stat >= high - reach
+                && (shallow == 0
+                    || isa.node::<G, E>(self, p, o, state, shallow, high - 1, high, false)? >= high)
             {
                 return Ok(beta);
             }
             let low = alpha.saturating_sub(m);
             if low >= -max_score
-                && stat <= low + probcut::STATIC_REACH
-                && isa.node::<G, E>(self, p, o, state, shallow, low, low + 1, false)? <= low
+                && stat <= low + reach
+                && (shallow == 0
+                    || isa.node::<G, E>(self, p, o, state, shallow, low, low + 1, false)? <= low)
             {
                 return Ok(alpha);
             }

@@ -25,7 +25,7 @@ use othello::board::{Bits, S8};
 use othello::engine::{Engine, Limits};
 use othello::eval::Evaluate;
 use othello::rng::Rng;
-use othello::search::probcut::{shallow_depth, EXACT_SELECTIVITY, MIN_DEPTH};
+use othello::search::probcut::{shallow_depth, EXACT_SELECTIVITY, FIT_MIN_DEPTH};
 use othello_tools::args::{evaluator, parse_shard};
 use othello_tools::games::read;
 use std::io::Write;
@@ -154,7 +154,7 @@ fn fit(files: &[String]) {
                 .map(|x| x.parse().unwrap_or_else(|e| panic!("{f}:{}: {e}", i + 1)))
                 .collect();
             let (empties, values) = (nums[0] as u32, &nums[1..]);
-            for d in MIN_DEPTH..values.len() as u32 {
+            for d in FIT_MIN_DEPTH..values.len() as u32 {
                 let s = shallow_depth(d);
                 let r = (values[d as usize] - values[s as usize]) as f64 / 100.0;
                 let e = m.entry((d, empties / 10)).or_default();
