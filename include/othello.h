@@ -427,7 +427,7 @@ typedef struct othello_search_limits {
    * How selective the midgame search is (Multi-ProbCut): 0..5 cut with
    * 73, 87, 95, 98, 99 and 100% confidence (5: no selective cuts, exact to
    * the depth); -1 (the default): the level's setting (the level table
-   * of docs/guide.md: 4 to a fixed depth, 1 by a time limit or a clock),
+   * of docs/guide.md: 4 to a fixed depth, 0 by a time limit or a clock),
    * or 5 with `level` -1. Solving is never selective.
    */
   int selectivity;

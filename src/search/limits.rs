@@ -13,12 +13,12 @@
 //! that effort: the search then chooses by itself how deep to go and
 //! whether to solve (see [`crate::search::timing`]; where no solve fits,
 //! at 26 empties or fewer, it may search for the moves that probably win or
-//! draw instead), at the level's timed
-//! selectivity, 1 (87%): where a fixed depth is best searched with few
-//! cuts, a fixed time is best spent going deeper with more. Measured with
-//! `othello-match --mirror` against NTest depth 12 (200 XOT games, seed 7,
-//! ours at level 60 with NTest's last move time): selectivity 4 scored
-//! 0.175, 2 0.242, 1 0.280, 0 0.287.
+//! draw instead), at the level's timed selectivity, 0 (73%): where a fixed
+//! depth is best searched with few cuts, a fixed time is best spent going
+//! deeper with more. Measured with `othello-match --mirror` against NTest
+//! depth 12 (ours at level 60 with NTest's last move time, 1,200 XOT games,
+//! seeds 7 to 12; docs/benchmarks.md): selectivity 0 scored 0.346, 1 0.272,
+//! and 0 with a quarter less margin (t 0.83) 0.331.
 
 use super::parallel::MAX_THREADS;
 use super::probcut::EXACT_SELECTIVITY;
@@ -56,7 +56,7 @@ pub const SELECTIVITIES: RangeInclusive<u32> = 0..=EXACT_SELECTIVITY;
 /// The selectivity of the levels' midgame searches to a fixed depth.
 pub const LEVEL_SELECTIVITY: u32 = 4;
 /// The selectivity of the levels' midgame searches by a time or a clock.
-pub const TIMED_LEVEL_SELECTIVITY: u32 = 1;
+pub const TIMED_LEVEL_SELECTIVITY: u32 = 0;
 /// Randomness, in discs.
 pub const RANDOMNESS: RangeInclusive<u32> = 0..=64;
 /// Threads of a search (0: one per core).
