@@ -205,27 +205,18 @@ impl<E> Searcher<'_, '_, E> {
             let shallow = probcut::shallow_depth(depth);
             // No score is beyond a whole board of discs.
             let max_score = G::SQUARES as i32 * SCALE;
-            // The static evaluation tells which test may pass: a shallow
-            // search seldom ends far from it (see `probcut::STATIC_REACH`).
+            // The static evaluation tells which test may pass (see
+            // `probcut::STATIC_REACH`), and is the test at depth 2.
             let stat = self.eval.evaluate_state(isa, state, p, o, moves);
-            let reach = if shallow == 0 {
-                0
-            } else {
-                probcut::STATIC_REACH
-            };
             let high = beta.saturating_add(m);
             if high <= max_score
-                && stat >= high - reach
-                && (shallow == 0
-                    || isa.node::<G, E>(self, p, o, state, shallow, high - 1, high, false)? >= high)
+                && self.clears::<G, I>(isa, p, o, state, stat, shallow, high, true)?
             {
                 return Ok(beta);
             }
             let low = alpha.saturating_sub(m);
             if low >= -max_score
-                && stat <= low + reach
-                && (shallow == 0
-                    || isa.node::<G, E>(self, p, o, state, shallow, low, low + 1, false)? <= low)
+                && self.clears::<G, I>(isa, p, o, state, stat, shallow, low, false)?
             {
                 return Ok(alpha);
             }
@@ -243,6 +234,37 @@ impl<E> Searcher<'_, '_, E> {
                 isa, p, o, state, &mut list, moves, hash_move, k, depth, alpha, beta,
             )
         }
+    }
+
+    /// Whether the `shallow`-ply search of ProbCut's test clears `bound`:
+    /// reaches it when `up`, else stays at or below it. With no ply, the
+    /// static evaluation `stat` is that search; otherwise the search runs
+    /// only where `stat` lies within [`probcut::STATIC_REACH`] of the bound.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn clears<G: Geometry, I: Recursion>(
+        &mut self,
+        isa: I,
+        p: G::B,
+        o: G::B,
+        state: &E::State,
+        stat: i32,
+        shallow: u32,
+        bound: i32,
+        up: bool,
+    ) -> Result<bool, Abort>
+    where
+        E: Evaluate<G>,
+    {
+        let gap = if up { bound - stat } else { stat - bound };
+        if shallow == 0 || gap > probcut::STATIC_REACH {
+            return Ok(gap <= 0);
+        }
+        Ok(if up {
+            isa.node::<G, E>(self, p, o, state, shallow, bound - 1, bound, false)? >= bound
+        } else {
+            isa.node::<G, E>(self, p, o, state, shallow, bound, bound + 1, false)? <= bound
+        })
     }
 
     /// The node's moves searched in order into `list`, and the result
