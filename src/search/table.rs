@@ -286,11 +286,15 @@ impl Table {
         let mut e = bucket[slot];
         let clamp = |v: i32| v.clamp(i16::MIN as i32, i16::MAX as i32) as i16;
         if same.is_some() && e.solved() == solved && e.depth == depth {
-            e.lower = e.lower.max(clamp(lower));
-            e.upper = e.upper.min(clamp(upper));
-            if best != NO_MOVE {
+            // The move that proved the higher lower bound stays: once the
+            // bounds meet, it is the move of the exact score. A search that
+            // failed low names a move no better than the others (below its
+            // window), and would pair it with the bounds the entry had.
+            if best != NO_MOVE && (clamp(lower) >= e.lower || e.best == NO_MOVE) {
                 e.best = best;
             }
+            e.lower = e.lower.max(clamp(lower));
+            e.upper = e.upper.min(clamp(upper));
             e.flags = age << 1 | (e.flags & 1);
             slots[slot].save(&e);
             return;
@@ -337,6 +341,17 @@ mod tests {
         t.store(k, 5, false, 0, 30, NO_MOVE);
         let e = t.probe(k).unwrap();
         assert_eq!((e.lower, e.upper, e.best), (0, 20, 19));
+        // A fail-low's move (below its window) does not replace the move
+        // of a higher lower bound, even when its upper bound makes the
+        // score exact; a higher lower bound's move does.
+        t.store(k, 5, false, -6400, 0, 23);
+        let e = t.probe(k).unwrap();
+        assert_eq!((e.lower, e.upper, e.best), (0, 0, 19));
+        t.store(k, 6, false, 10, 6400, 21);
+        t.store(k, 6, false, -6400, 10, 22);
+        assert_eq!(t.probe(k).unwrap().best, 21);
+        t.store(k, 6, false, 10, 10, 26);
+        assert_eq!(t.probe(k).unwrap().best, 26);
         // A solved result replaces a midgame one and is not replaced by it,
         // nor is its move.
         t.store(k, 60, true, 4, 4, 37);
