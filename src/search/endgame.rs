@@ -850,6 +850,20 @@ mod tests {
         }
     }
 
+    /// The exact score of `pos`, solved with a table of its own.
+    fn exact_score(pos: Position<S8>) -> i32 {
+        let stop = AtomicBool::new(false);
+        let mut budget = Budget::new(&stop);
+        let table = Table::new(1);
+        let mut s = Solver {
+            table: &table,
+            budget: &mut budget,
+            eval: &V1,
+            busy: None,
+        };
+        s.solve(pos, -INF, INF).unwrap()
+    }
+
     /// Fail-soft results are true bounds whatever the window, with one
     /// table shared by every search: the table merges them, so a bound too
     /// tight on either side would make a wrong exact score, and a move
@@ -865,16 +879,8 @@ mod tests {
             let Some(pos) = random_position::<S8>(&mut rng, empties) else {
                 continue;
             };
+            let exact = exact_score(pos);
             let mut budget = Budget::new(&stop);
-            let own = Table::new(1);
-            let exact = Solver {
-                table: &own,
-                budget: &mut budget,
-                eval: &V1,
-                busy: None,
-            }
-            .solve(pos, -INF, INF)
-            .unwrap();
             let mut s = Solver {
                 table: &table,
                 budget: &mut budget,
@@ -904,16 +910,7 @@ mod tests {
             let (best, score) = s.best_move(pos, exact - 1, exact + 1).unwrap();
             assert_eq!(score, exact);
             if let Some(b) = best {
-                let child = pos.play(b).unwrap();
-                let mut budget = Budget::new(&stop);
-                let v = -Solver {
-                    table: &Table::new(1),
-                    budget: &mut budget,
-                    eval: &V1,
-                    busy: None,
-                }
-                .solve(child, -INF, INF)
-                .unwrap();
+                let v = -exact_score(pos.play(b).unwrap());
                 assert_eq!(v, exact, "{pos:?} move {b}");
             }
             checked += 1;

@@ -1,8 +1,7 @@
 //! The engine: what a caller asks for ([`Limits`]: levels, strategies,
 //! time) turned into a search, with iterative deepening, aspiration
-//! windows, the exact solver near the end (and, for a timed search where
-//! no solve fits, a probable win/loss/draw search), optional randomness,
-//! and the classic 1986 players. One engine serves every board size (its
+//! windows, the exact solver near the end, optional randomness, and the
+//! classic 1986 players. One engine serves every board size (its
 //! table is cleared when the size changes); levels mean the same search
 //! effort on every size (see [`crate::search::limits`]).
 
@@ -96,10 +95,6 @@ pub struct Engine {
 
 /// The default table size in MiB.
 pub const DEFAULT_HASH_MB: usize = 64;
-
-/// The most empties at which a timed search tries a probable
-/// win/loss/draw search (see [`Engine::probable_result`]).
-const PROBABLE_MAX_EMPTIES: u32 = 26;
 
 impl Engine {
     /// An engine with a table of `hash_mb` MiB (0 = the default).
@@ -452,12 +447,6 @@ impl Engine {
             // selective solve).
             Some(_) => (limits.depth.min(empties.max(1)), None),
         };
-        // Where no solve fits, a timed search may still find the moves that
-        // probably win or draw (see `probable_result`); not with
-        // randomness, which chooses among the midgame's scores.
-        let probable_allowed =
-            wld_allowed && empties <= PROBABLE_MAX_EMPTIES && !forced && limits.randomness == 0;
-        let mut probable = false;
         let mut score = 0;
         let mut finished = true;
         for depth in 1..=max_depth {
@@ -469,12 +458,6 @@ impl Engine {
                         solve = Some(exact);
                         break;
                     }
-                } else if probable_allowed
-                    && plan.probable_fits(empties, nodes)
-                    && (depth > presearch || !plan.probable_fits_after_next(empties, nodes))
-                {
-                    probable = true;
-                    break;
                 }
                 if !plan.next_iteration_fits() {
                     finished = false;
@@ -518,13 +501,7 @@ impl Engine {
             .as_ref()
             .filter(|_| finished && solve.is_none() && !forced)
         {
-            let nodes = budget.total();
-            solve = plan.solve_that_fits(empties, exact_allowed, wld_allowed, nodes);
-            probable = solve.is_none() && probable_allowed && plan.probable_fits(empties, nodes);
-        }
-        if probable && budget.check().is_ok() {
-            self.probable_result(pos, &mut root, budget, busy, &mut result);
-            progress(&result.progress(budget.total(), start.elapsed()));
+            solve = plan.solve_that_fits(empties, exact_allowed, wld_allowed, budget.total());
         }
         if let Some(exact) = solve.filter(|_| budget.check().is_ok()) {
             let mut solver = Solver {
@@ -583,60 +560,6 @@ impl Engine {
             }
         }
         result
-    }
-
-    /// Refines `result`, the midgame search's, by a probable win/loss/draw
-    /// search: the midgame search to the end of the game at the most
-    /// selective setting, in a null window at a draw, the moves in the
-    /// midgame's order. A move found to win, or to draw where the
-    /// midgame's best does not win, is played instead; where every move
-    /// loses, the midgame's best stays. On 20 held-out WTHOR positions of
-    /// 20 and 22 empties it took 1/28 and 1/18 of the win/loss/draw
-    /// solve's nodes and found the position's result every time
-    /// (`PROBABLE_NODES_AT` in `timing`).
-    fn probable_result<G: Geometry>(
-        &self,
-        pos: Position<G>,
-        root: &mut [(u32, i32)],
-        budget: &mut Budget,
-        busy: Option<&Busy>,
-        result: &mut SearchResult,
-    ) {
-        let empties = pos.empties().count();
-        let cut = probcut::SELECTIVITY_T[0];
-        let mut better = None;
-        let (best, score) = match self.root_search(
-            pos,
-            empties,
-            -1,
-            1,
-            root,
-            budget,
-            false,
-            busy,
-            &mut better,
-            cut,
-        ) {
-            Ok(s) if s >= 0 => (root[0].0, s),
-            // Every move probably loses: the midgame's best keeps the
-            // most chances.
-            Ok(_) => return,
-            // Stopped: a move that raised the window beats the first
-            // (the midgame's best).
-            Err(_) => match better {
-                Some(sq) => (sq, 0),
-                None => return,
-            },
-        };
-        let midgame_best = result.best;
-        result.best = Some(best);
-        result.score = match score {
-            s if s > 0 && midgame_best == Some(best) => result.score.max(SCALE),
-            s if s > 0 => SCALE,
-            _ => 0,
-        };
-        result.depth = empties;
-        result.pv = self.principal_variation(pos, result.best, empties as usize);
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -1058,63 +981,6 @@ mod tests {
             }
             assert_eq!(solved[0], solved[1]);
         }
-    }
-
-    /// The probable win/loss/draw search against the solver, on held-out
-    /// positions of real games at 20 empties: it finds a move of the
-    /// position's result (checked by solving the child) nearly always, for
-    /// a small share of the win/loss/draw solve's nodes.
-    #[test]
-    fn a_probable_search_finds_the_result_for_few_nodes() {
-        let text = include_str!("../../benches/data/wthor-heldout-20-24.obf");
-        let positions: Vec<Position<S8>> = text
-            .lines()
-            .filter_map(|l| crate::notation::parse_board::<S8>(l.split(';').next()?).ok())
-            .map(|g| g.position())
-            .filter(|p| p.empties().count() == 20)
-            .take(8)
-            .collect();
-        assert_eq!(positions.len(), 8);
-        let stop = AtomicBool::new(false);
-        let mut e = Engine::new(16);
-        e.prepare::<S8>();
-        let (mut probable_nodes, mut solve_nodes, mut right) = (0, 0, 0);
-        let class = |v: i32| v.signum();
-        for pos in positions {
-            let solve = |e: &Engine, p: Position<S8>, nodes: &mut u64| {
-                let mut budget = Budget::new(&stop);
-                let mut solver = Solver {
-                    table: &e.table,
-                    budget: &mut budget,
-                    eval: &e.eval,
-                    busy: None,
-                };
-                let v = solver.solve(p, -1, 1).unwrap();
-                *nodes += budget.nodes;
-                v
-            };
-            e.clear();
-            let value = solve(&e, pos, &mut solve_nodes);
-            e.clear();
-            let mut root: Vec<(u32, i32)> = pos.legal_moves().squares().map(|s| (s, 0)).collect();
-            let mut result = SearchResult {
-                best: Some(root[0].0),
-                ..SearchResult::default()
-            };
-            let mut budget = Budget::new(&stop);
-            e.probable_result(pos, &mut root, &mut budget, None, &mut result);
-            probable_nodes += budget.nodes;
-            let best = result.best.unwrap();
-            e.clear();
-            let child = pos.play(best).unwrap();
-            let played = -solve(&e, child, &mut 0);
-            right += (class(played) == class(value)) as u32;
-        }
-        assert!(right >= 7, "{right} of 8");
-        assert!(
-            probable_nodes * 5 < solve_nodes,
-            "{probable_nodes} {solve_nodes}"
-        );
     }
 
     #[test]

@@ -11,9 +11,8 @@
 //! Levels mean search effort only; strength also depends on the evaluation.
 //! A time limit or a game clock ([`Limits::time`], [`Limits::clock`]) caps
 //! that effort: the search then chooses by itself how deep to go and
-//! whether to solve (see [`crate::search::timing`]; where no solve fits,
-//! at 26 empties or fewer, it may search for the moves that probably win or
-//! draw instead), at the level's timed selectivity, 0 (73%): where a fixed
+//! whether to solve (see [`crate::search::timing`]), at the level's timed
+//! selectivity, 0 (73%): where a fixed
 //! depth is best searched with few cuts, a fixed time is best spent going
 //! deeper with more. Measured with `othello-match --mirror` against NTest
 //! depth 12 (ours at level 60 with NTest's last move time, 1,200 XOT games,

@@ -50,15 +50,6 @@ const SOLVE_NODES_AT: f64 = 2.7e6;
 const SOLVE_NODES_GROWTH: f64 = 2.3;
 const WLD_SHARE: f64 = 0.4;
 
-/// Nodes of a probable win/loss/draw search (the midgame search to the end
-/// of the game in a null window at a draw, at the most selective setting;
-/// see [`crate::search::engine`]) at [`SOLVE_EMPTIES`] empties, and their
-/// growth per further empty: from a cleared table on 20 held-out WTHOR
-/// positions each, 24 k nodes a position at 20 empties, 69 k at 22, 581 k
-/// at 24 (the win/loss/draw solve: 680 k, 1.23 M, 15.5 M).
-const PROBABLE_NODES_AT: f64 = 25e3;
-const PROBABLE_NODES_GROWTH: f64 = 2.2;
-
 /// How many times faster the solver's nodes are than the midgame
 /// search's, whose rate the search measures as it goes (15 M and 4.2 M a
 /// second on this project's machines).
@@ -183,27 +174,10 @@ impl Plan {
         self.fits(self.solve_time(empties, exact, nodes) + self.next_iteration_time())
     }
 
-    /// Whether a probable win/loss/draw search of `empties` empties is
-    /// predicted to end by the target, at `nodes` midgame nodes so far.
-    pub fn probable_fits(&self, empties: u32, nodes: u64) -> bool {
-        self.fits(self.probable_time(empties, nodes))
-    }
-
-    /// Whether a probable win/loss/draw search still fits after one more
-    /// iteration.
-    pub fn probable_fits_after_next(&self, empties: u32, nodes: u64) -> bool {
-        self.fits(self.probable_time(empties, nodes) + self.next_iteration_time())
-    }
-
     fn solve_time(&self, empties: u32, exact: bool, nodes: u64) -> Duration {
         let share = if exact { 1.0 } else { WLD_SHARE };
         let solve_nodes = share * grown(SOLVE_NODES_AT, SOLVE_NODES_GROWTH, empties);
         duration_of(solve_nodes, self.rate(nodes) * SOLVER_SPEEDUP)
-    }
-
-    fn probable_time(&self, empties: u32, nodes: u64) -> Duration {
-        let probable_nodes = grown(PROBABLE_NODES_AT, PROBABLE_NODES_GROWTH, empties);
-        duration_of(probable_nodes, self.rate(nodes))
     }
 
     /// The midgame nodes a second measured so far (`nodes` of them).
