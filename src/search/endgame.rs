@@ -819,6 +819,16 @@ mod tests {
     use crate::rng::Rng;
     use std::sync::atomic::AtomicBool;
 
+    /// A solver on one thread with the `V1` evaluation.
+    fn v1_solver<'t, 'b>(table: &'t Table, budget: &'t mut Budget<'b>) -> Solver<'t, 'b, V1> {
+        Solver {
+            table,
+            budget,
+            eval: &V1,
+            busy: None,
+        }
+    }
+
     fn solver_equals_minimax<G: Geometry>(count: usize, max_empties: u32) {
         let stop = AtomicBool::new(false);
         let table = Table::new(4);
@@ -831,12 +841,7 @@ mod tests {
             };
             let exact = minimax(pos);
             let mut budget = Budget::new(&stop);
-            let mut s = Solver {
-                table: &table,
-                budget: &mut budget,
-                eval: &V1,
-                busy: None,
-            };
+            let mut s = v1_solver(&table, &mut budget);
             assert_eq!(s.solve(pos, -INF, INF).unwrap(), exact, "{pos:?}");
             assert!(s.solve(pos, exact - 1, exact).unwrap() >= exact);
             assert!(s.solve(pos, exact, exact + 1).unwrap() <= exact);
@@ -855,12 +860,7 @@ mod tests {
         let stop = AtomicBool::new(false);
         let mut budget = Budget::new(&stop);
         let table = Table::new(1);
-        let mut s = Solver {
-            table: &table,
-            budget: &mut budget,
-            eval: &V1,
-            busy: None,
-        };
+        let mut s = v1_solver(&table, &mut budget);
         s.solve(pos, -INF, INF).unwrap()
     }
 
@@ -881,12 +881,7 @@ mod tests {
             };
             let exact = exact_score(pos);
             let mut budget = Budget::new(&stop);
-            let mut s = Solver {
-                table: &table,
-                budget: &mut budget,
-                eval: &V1,
-                busy: None,
-            };
+            let mut s = v1_solver(&table, &mut budget);
             for i in 0..12 {
                 // Wide windows, and null windows on either side of the
                 // score, whose bounds meet in the table.
@@ -937,12 +932,7 @@ mod tests {
         let reply = pos.play(h4).unwrap();
         table.store(key(reply), 9, true, -2, 0, NO_MOVE);
         let mut budget = Budget::new(&stop);
-        let mut s = Solver {
-            table: &table,
-            budget: &mut budget,
-            eval: &V1,
-            busy: None,
-        };
+        let mut s = v1_solver(&table, &mut budget);
         let (best, score) = s.best_move(pos, -12, 1).unwrap();
         assert_eq!(score, 0);
         assert_eq!(best, Some(h4));
@@ -1004,12 +994,7 @@ mod tests {
                 let run = |baseline: bool| {
                     let table = Table::new(1);
                     let mut budget = Budget::new(&stop);
-                    let mut s = Solver {
-                        table: &table,
-                        budget: &mut budget,
-                        eval: &V1,
-                        busy: None,
-                    };
+                    let mut s = v1_solver(&table, &mut budget);
                     let v = match (baseline, empties <= SHALLOW) {
                         (true, true) => {
                             Portable.node::<false, G, V1>(&mut s, p, o, -INF, INF, false)

@@ -290,11 +290,12 @@ impl Table {
             // bounds meet, it is the move of the exact score. A search that
             // failed low names a move no better than the others (below its
             // window), and would pair it with the bounds the entry had.
-            if best != NO_MOVE && (clamp(lower) >= e.lower || e.best == NO_MOVE) {
+            let (lower, upper) = (clamp(lower), clamp(upper));
+            if best != NO_MOVE && (lower >= e.lower || e.best == NO_MOVE) {
                 e.best = best;
             }
-            e.lower = e.lower.max(clamp(lower));
-            e.upper = e.upper.min(clamp(upper));
+            e.lower = e.lower.max(lower);
+            e.upper = e.upper.min(upper);
             e.flags = age << 1 | (e.flags & 1);
             slots[slot].save(&e);
             return;

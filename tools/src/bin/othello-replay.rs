@@ -80,40 +80,13 @@ fn ggf_moves(line: &str) -> Vec<GgfMove> {
     moves
 }
 
-/// Each move's exact value for the side to move in `game` (discs).
-fn exact_values(oracle: &mut Engine, game: &Game<S8>) -> Vec<(u32, i32)> {
-    let stop = AtomicBool::new(false);
-    let limits = Limits::explicit(8, 60, 60).expect("valid limits");
-    let mut values = Vec::new();
-    for sq in game.legal_moves().squares() {
-        let mut g = game.clone();
-        g.play(sq).expect("a legal move");
-        if g.is_game_over() {
-            values.push((sq, -g.position().final_score()));
-            continue;
-        }
-        // After a pass the mover moves again: its value is not negated.
-        let sign = if g.must_pass() {
-            g.pass().expect("a pass");
-            1
-        } else {
-            -1
-        };
-        oracle.clear();
-        let r = oracle
-            .search(g.position(), &limits, &stop, &mut |_| {})
-            .expect("a search of a legal position");
-        values.push((sq, sign * r.score / 100));
-    }
-    values
-}
-
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let cli = Cli::parse();
     let text = std::fs::read_to_string(&cli.ggf).map_err(|e| format!("{}: {e}", cli.ggf))?;
     let stop = AtomicBool::new(false);
     let mut engine = Engine::new(64);
     let mut oracle = Engine::new(64);
+    let exact = Limits::explicit(8, 60, 60)?;
     let (mut scored, mut lost, mut changed, mut spent) = (0u32, 0i64, 0u32, 0f64);
     for (index, line) in text.lines().take(cli.games).enumerate() {
         let ours_black = line.contains("PB[othello");
@@ -139,12 +112,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 let r = engine.search(game.position(), &limits, &stop, &mut |_| {})?;
                 spent += r.elapsed.as_secs_f64();
                 if empties <= cli.scored {
-                    let values = exact_values(&mut oracle, &game);
-                    let best = values.iter().map(|v| v.1).max().unwrap_or(0);
+                    // Every move's exact value, in discs, best first.
+                    oracle.clear();
+                    let values = oracle.analyze(game.position(), &exact, &stop)?;
+                    let best = values.first().map_or(0, |v| v.score / 100);
                     let played = values
                         .iter()
-                        .find(|v| Some(v.0) == r.best)
-                        .map_or(best, |v| v.1);
+                        .find(|v| Some(v.square) == r.best)
+                        .map_or(best, |v| v.score / 100);
                     let result_changed = played.signum() < best.signum();
                     scored += 1;
                     lost += i64::from(best - played);
