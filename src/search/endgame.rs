@@ -643,7 +643,7 @@ impl<E> Solver<'_, '_, E> {
             .map(|d| (d as u32, G::EVAL_ORDER[d].1));
         let mut list = MoveList::new();
         let mut rest = moves;
-        if etc || search.is_some() {
+        if let Some(search) = search {
             while !rest.is_zero() {
                 let x = rest.lowest();
                 rest = rest.without_lowest();
@@ -661,20 +661,33 @@ impl<E> Solver<'_, '_, E> {
             }
             self.order_moves::<G, I>(isa, p, o, &mut list, hash_move, search)?;
         } else {
-            // Ordered as the list is made (nothing to cut on before): each
-            // move's flips and the replies it leaves in one go.
+            // Ordered as the list is made: each move's flips and the
+            // replies it leaves in one go. The children's buckets are
+            // fetched meanwhile, for the transposition cutoff and for the
+            // children's own probes: a probe that waits for memory costs
+            // more than the rest of a node.
             let odd = G::odd_quadrant_empties(empties);
+            let hashed_children = n > HASH_EMPTIES;
             while !rest.is_zero() {
                 let x = rest.lowest();
                 rest = rest.without_lowest();
                 let (f, replies) = isa.flips_and_replies::<G>(p, o, x);
+                let co = p ^ f ^ G::B::bit(x);
+                if hashed_children {
+                    self.table.prefetch(key_of::<G>(o ^ f, co));
+                }
                 let key = if x as u16 == hash_move {
                     i32::MIN
                 } else {
-                    move_key::<G>(x, f, p ^ f ^ G::B::bit(x), empties, replies, odd)
+                    move_key::<G>(x, f, co, empties, replies, odd)
                 };
                 list.push(x, f);
                 list.set_key(list.len() - 1, key);
+            }
+            if etc {
+                if let Some(cut) = self.transposition_cutoff::<G>(&list, p, o, beta) {
+                    return Ok(cut);
+                }
             }
         }
         let (alpha0, beta0) = (alpha, beta);
@@ -761,10 +774,10 @@ impl<E> Solver<'_, '_, E> {
         None
     }
 
-    /// Orders the moves of `list`: the hash move first, then by
-    /// [`move_key`]; with many empties (`search`: the depth and weight of
-    /// [`Geometry::EVAL_ORDER`]), also the value of a shallow midgame search
-    /// of each reply.
+    /// Orders the moves of `list` at many empties: the hash move first,
+    /// then by [`move_key`] plus the value of a shallow midgame search of
+    /// each reply (`search`: the depth and weight of
+    /// [`Geometry::EVAL_ORDER`]).
     #[inline(always)]
     fn order_moves<G: Geometry, I: Isa>(
         &mut self,
@@ -773,7 +786,7 @@ impl<E> Solver<'_, '_, E> {
         o: G::B,
         list: &mut MoveList<G::B>,
         hash_move: u16,
-        search: Option<(u32, i32)>,
+        (depth, weight): (u32, i32),
     ) -> Result<(), Abort>
     where
         E: Evaluate<G>,
@@ -787,22 +800,19 @@ impl<E> Solver<'_, '_, E> {
                 i32::MIN
             } else {
                 let replies = isa.moves::<G>(cp, co);
-                let mut key = move_key::<G>(x, f, co, empties, replies, odd);
-                if let Some((depth, weight)) = search {
-                    let mut searcher = Searcher {
-                        table: self.table,
-                        budget: self.budget,
-                        eval: self.eval,
-                        // Ordering only: a selective value would do too,
-                        // but measured node counts are for exact ones.
-                        cut: f32::INFINITY,
-                        busy: None,
-                    };
-                    let inf = super::midgame::INF;
-                    // The reply's value is the opponent's: higher is worse for us.
-                    key += weight * searcher.pvs(Position::<G>::new(cp, co), depth, -inf, inf)?;
-                }
-                key
+                let mut searcher = Searcher {
+                    table: self.table,
+                    budget: self.budget,
+                    eval: self.eval,
+                    // Ordering only: a selective value would do too, but
+                    // measured node counts are for exact ones.
+                    cut: f32::INFINITY,
+                    busy: None,
+                };
+                let inf = super::midgame::INF;
+                // The reply's value is the opponent's: higher is worse for us.
+                let value = searcher.pvs(Position::<G>::new(cp, co), depth, -inf, inf)?;
+                move_key::<G>(x, f, co, empties, replies, odd) + weight * value
             };
             list.set_key(i, key);
         }
