@@ -4,7 +4,8 @@
 //! depth-preferred replacement, and an age so entries of earlier searches in
 //! the same game give way first. Keyed by a 128-bit signature: boards up to
 //! 8x8 use the position itself (exact), wider boards a 128-bit hash of it.
-//! An entry takes 24 bytes.
+//! An entry takes 24 bytes, a bucket one 64-byte cache line (two entries
+//! and 16 bytes unused), so that a probe waits for one line from memory.
 //!
 //! The threads of one search share the table without locks: a slot is three
 //! atomic words, the two key words each XORed with the data word, written
@@ -120,8 +121,9 @@ pub fn key_of<G: Geometry>(p: G::B, o: G::B) -> Key {
     [a, b]
 }
 
+/// The hash of a key that picks its bucket.
 #[inline(always)]
-fn slot(key: Key) -> u64 {
+fn hash(key: Key) -> u64 {
     let x = key[0].wrapping_mul(0x9e37_79b9_7f4a_7c15)
         ^ key[1].rotate_left(23).wrapping_mul(0xc2b2_ae3d_27d4_eb4f);
     x ^ (x >> 29)
@@ -150,20 +152,20 @@ impl Slot {
     }
 }
 
-/// The slots of a table of at most `megabytes` MiB: a power of two of them
-/// (at least one two-entry bucket), all empty; `None` when the memory cannot
-/// be had.
-fn buckets(megabytes: usize) -> Option<Vec<Slot>> {
-    let wanted = megabytes.saturating_mul(1 << 20) / std::mem::size_of::<Slot>();
-    let mut n = 2usize;
-    while n * 2 <= wanted {
-        n *= 2;
-    }
-    let mut slots: Vec<Slot> = Vec::new();
-    slots.try_reserve_exact(n).ok()?;
-    advise_huge_pages(slots.as_ptr().cast(), n * std::mem::size_of::<Slot>());
-    slots.resize_with(n, Slot::default);
-    Some(slots)
+/// A bucket: two slots in one cache line.
+#[derive(Default)]
+#[repr(C, align(64))]
+struct Bucket([Slot; 2]);
+
+/// The buckets of a table of at most `megabytes` MiB (at least one), all
+/// empty; `None` when the memory cannot be had.
+fn buckets(megabytes: usize) -> Option<Vec<Bucket>> {
+    let n = (megabytes.saturating_mul(1 << 20) / std::mem::size_of::<Bucket>()).max(1);
+    let mut buckets: Vec<Bucket> = Vec::new();
+    buckets.try_reserve_exact(n).ok()?;
+    advise_huge_pages(buckets.as_ptr().cast(), n * std::mem::size_of::<Bucket>());
+    buckets.resize_with(n, Bucket::default);
+    Some(buckets)
 }
 
 /// Asks Linux to back the table with huge pages (before it is written): a
@@ -187,8 +189,7 @@ fn advise_huge_pages(start: *const u8, len: usize) {
 }
 
 pub struct Table {
-    entries: Vec<Slot>,
-    mask: usize,
+    buckets: Vec<Bucket>,
     age: u8,
 }
 
@@ -201,18 +202,16 @@ impl Table {
 
     /// As [`Table::new`], but `None` when the memory cannot be had.
     pub fn try_new(megabytes: usize) -> Option<Table> {
-        let entries = buckets(megabytes)?;
         Some(Table {
-            mask: entries.len() - 2,
-            entries,
+            buckets: buckets(megabytes)?,
             age: 0,
         })
     }
 
     /// Forgets everything.
     pub fn clear(&mut self) {
-        for slot in &mut self.entries {
-            *slot = Slot::default();
+        for bucket in &mut self.buckets {
+            *bucket = Bucket::default();
         }
         self.age = 0;
     }
@@ -224,38 +223,41 @@ impl Table {
 
     /// The number of entries.
     pub fn len(&self) -> usize {
-        self.entries.len()
+        2 * self.buckets.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
+        self.buckets.is_empty()
+    }
+
+    /// The bucket of `key`: its hash scaled to the number of buckets (a
+    /// multiplication, so that any size of table is used whole).
+    #[inline(always)]
+    fn bucket(&self, key: Key) -> &Bucket {
+        let i = ((hash(key) as u128 * self.buckets.len() as u128) >> 64) as usize;
+        &self.buckets[i]
     }
 
     /// Starts loading the bucket of `key` into the cache, for a probe or
     /// a store a little later: the table is far bigger than the caches, so
-    /// a probe otherwise waits for memory. Both ends of the bucket: one of
-    /// 48 bytes crosses a cache line every other time.
+    /// a probe otherwise waits for memory.
     #[inline(always)]
     pub fn prefetch(&self, key: Key) {
-        let i = slot(key) as usize & self.mask;
+        let bucket = self.bucket(key);
         #[cfg(target_arch = "x86_64")]
-        // SAFETY: a prefetch only hints; `i` and `i + 1` are within the
-        // table (`mask` keeps `i` even, below its length).
+        // SAFETY: a prefetch only hints, and the address is the bucket's.
         unsafe {
             use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-            let first = self.entries.as_ptr().add(i).cast::<u8>();
-            _mm_prefetch::<_MM_HINT_T0>(first.cast());
-            let last = first.add(2 * std::mem::size_of::<Slot>() - 1);
-            _mm_prefetch::<_MM_HINT_T0>(last.cast());
+            _mm_prefetch::<_MM_HINT_T0>((bucket as *const Bucket).cast());
         }
         #[cfg(not(target_arch = "x86_64"))]
-        let _ = i;
+        let _ = bucket;
     }
 
     #[inline]
     pub fn probe(&self, key: Key) -> Option<Entry> {
-        let i = slot(key) as usize & self.mask;
-        self.entries[i..i + 2]
+        self.bucket(key)
+            .0
             .iter()
             .map(Slot::load)
             .find(|e| e.key == key && e.depth > 0)
@@ -269,9 +271,8 @@ impl Table {
     #[allow(clippy::too_many_arguments)]
     #[inline]
     pub fn store(&self, key: Key, depth: u8, solved: bool, lower: i32, upper: i32, best: u16) {
-        let i = slot(key) as usize & self.mask;
         let age = self.age;
-        let slots = &self.entries[i..i + 2];
+        let slots = &self.bucket(key).0;
         let bucket = [slots[0].load(), slots[1].load()];
         let same = bucket.iter().position(|e| e.key == key && e.depth > 0);
         let slot = match same {
@@ -336,6 +337,9 @@ mod tests {
     fn stores_and_finds() {
         let mut t = Table::new(1);
         assert_eq!(std::mem::size_of::<Slot>(), 24);
+        assert_eq!(std::mem::size_of::<Bucket>(), 64);
+        assert_eq!(t.len(), 2 << 14);
+        assert_eq!(Table::new(3).len(), 3 * (2 << 14));
         let p = Position::<S8>::start();
         let k = key(p);
         // Up to 8x8 the key is the position itself.
