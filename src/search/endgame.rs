@@ -585,12 +585,12 @@ impl<E> Solver<'_, '_, E> {
     where
         E: Evaluate<G>,
     {
-        self.budget.tick()?;
         let empties = !(p | o) & G::ALL;
         let n = empties.count();
         if n <= SHALLOW {
-            return isa.node::<false, G, E>(self, p, o, alpha, beta, false);
+            return isa.node::<false, G, E>(self, p, o, alpha, beta, passed);
         }
+        self.budget.tick()?;
         let moves = isa.moves::<G>(p, o);
         if moves.is_zero() {
             if passed {
@@ -701,7 +701,11 @@ impl<E> Solver<'_, '_, E> {
                 let Some(claim) = deferral.start(pass, i, || key_of::<G>(cp, co)) else {
                     continue;
                 };
-                let score = self.child::<G, I>(isa, cp, co, i == 0, alpha, beta);
+                let score = if n > SHALLOW + 1 {
+                    self.child::<true, G, I>(isa, cp, co, i == 0, alpha, beta)
+                } else {
+                    self.child::<false, G, I>(isa, cp, co, i == 0, alpha, beta)
+                };
                 deferral.done(claim);
                 let score = score?;
                 if score > best {
@@ -728,8 +732,11 @@ impl<E> Solver<'_, '_, E> {
 
     /// The exact value of the move to (cp, co) for the side at the node: the
     /// first move in the whole window, the others in a null window first.
+    /// `DEEP`: the child's kind of node (see [`Solver::node`]), so that a
+    /// child of SHALLOW empties is not a deep node that hands over to a
+    /// shallow one (a second call, and a second count of the node).
     #[inline(always)]
-    fn child<G: Geometry, I: Recursion>(
+    fn child<const DEEP: bool, G: Geometry, I: Recursion>(
         &mut self,
         isa: I,
         cp: G::B,
@@ -742,11 +749,11 @@ impl<E> Solver<'_, '_, E> {
         E: Evaluate<G>,
     {
         if first {
-            return Ok(-isa.node::<true, G, E>(self, cp, co, -beta, -alpha, false)?);
+            return Ok(-isa.node::<DEEP, G, E>(self, cp, co, -beta, -alpha, false)?);
         }
-        let s = -isa.node::<true, G, E>(self, cp, co, -alpha - 1, -alpha, false)?;
+        let s = -isa.node::<DEEP, G, E>(self, cp, co, -alpha - 1, -alpha, false)?;
         if s > alpha && s < beta {
-            Ok(-isa.node::<true, G, E>(self, cp, co, -beta, -s, false)?)
+            Ok(-isa.node::<DEEP, G, E>(self, cp, co, -beta, -s, false)?)
         } else {
             Ok(s)
         }
