@@ -174,7 +174,7 @@ fn three_order<G: Geometry>(empties: G::B) -> [u32; 3] {
 /// The empties of a shallow node in the order it tries them: odd
 /// quadrants first, and in each half the better squares first (the order
 /// of [`Geometry::square_classes`], walked as places: see
-/// [`SquareOrder`](crate::board::geometry::SquareOrder)).
+/// [`SquareOrder`]).
 struct ParityOrder<G: Geometry> {
     order: &'static SquareOrder,
     /// The places of the half being walked, then of the other half.
