@@ -587,9 +587,9 @@ impl<E> Solver<'_, '_, E> {
     {
         let empties = !(p | o) & G::ALL;
         let n = empties.count();
-        if n <= SHALLOW {
-            return isa.node::<false, G, E>(self, p, o, alpha, beta, passed);
-        }
+        // Every caller (`solve`, a deep parent, a pass) picks the node by
+        // its empties.
+        debug_assert!(n > SHALLOW, "a deep node of {n} empties");
         self.budget.tick()?;
         let moves = isa.moves::<G>(p, o);
         if moves.is_zero() {
@@ -641,33 +641,28 @@ impl<E> Solver<'_, '_, E> {
             .iter()
             .rposition(|&(e, _)| n >= e)
             .map(|d| (d as u32, G::EVAL_ORDER[d].1));
+        // The children's buckets are fetched while the list is made, for
+        // the transposition cutoff and for the children's own probes: a
+        // probe that waits for memory costs more than the rest of a node.
+        let hashed_children = n > HASH_EMPTIES;
         let mut list = MoveList::new();
         let mut rest = moves;
-        if let Some(search) = search {
+        if search.is_some() {
+            // Ordered below, once the cutoff has had its chance.
             while !rest.is_zero() {
                 let x = rest.lowest();
                 rest = rest.without_lowest();
                 let f = isa.flips::<G>(p, o, x);
-                if etc {
+                if hashed_children {
                     self.table
                         .prefetch(key_of::<G>(o ^ f, p ^ f ^ G::B::bit(x)));
                 }
                 list.push(x, f);
             }
-            if etc {
-                if let Some(cut) = self.transposition_cutoff::<G>(&list, p, o, beta) {
-                    return Ok(cut);
-                }
-            }
-            self.order_moves::<G, I>(isa, p, o, &mut list, hash_move, search)?;
         } else {
             // Ordered as the list is made: each move's flips and the
-            // replies it leaves in one go. The children's buckets are
-            // fetched meanwhile, for the transposition cutoff and for the
-            // children's own probes: a probe that waits for memory costs
-            // more than the rest of a node.
+            // replies it leaves in one go.
             let odd = G::odd_quadrant_empties(empties);
-            let hashed_children = n > HASH_EMPTIES;
             while !rest.is_zero() {
                 let x = rest.lowest();
                 rest = rest.without_lowest();
@@ -684,11 +679,14 @@ impl<E> Solver<'_, '_, E> {
                 list.push(x, f);
                 list.set_key(list.len() - 1, key);
             }
-            if etc {
-                if let Some(cut) = self.transposition_cutoff::<G>(&list, p, o, beta) {
-                    return Ok(cut);
-                }
+        }
+        if etc {
+            if let Some(cut) = self.transposition_cutoff::<G>(&list, p, o, beta) {
+                return Ok(cut);
             }
+        }
+        if let Some(search) = search {
+            self.order_moves::<G, I>(isa, p, o, &mut list, hash_move, search)?;
         }
         let (alpha0, beta0) = (alpha, beta);
         let mut best = -INF;
