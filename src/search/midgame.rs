@@ -24,30 +24,21 @@ use crate::eval::{Evaluate, SCALE};
 /// Above any midgame or final score (256 discs at most), in centi-discs.
 pub const INF: i32 = 300 * SCALE;
 
-/// From this remaining depth on, a node without a hash move orders its
-/// moves by a shallow search. Measured on `benches/data/wthor-40.obf`
-/// (midgame bench, nodes include the ordering searches'): ordering every
-/// node from depth 4, with or without a hash move, cost 2.3 to 2.9 times
-/// the nodes of ordering by the hash move then fastest-first (depth 12
-/// selectivity 4: 27.5 M against 13.0 M; 14/4: 109.6 M, 48.0 M; 10 exact:
-/// 35.2 M, 13.8 M; same moves and scores), most nodes with a hash move
-/// cutting on it; ordering by the search only once the hash move failed
-/// to cut took 18.2 M (12/4). Without a hash move, the search from depth 8
-/// took up to 0.5% fewer nodes than none (depths 10 to 16), from depth 4
-/// 2.7% more (14/4).
-const SHALLOW_ORDER_DEPTH: u32 = 8;
-
-/// From this remaining depth on (below [`SHALLOW_ORDER_DEPTH`] without a
-/// hash move, at any depth with one), the moves are ordered by the static
+/// From this remaining depth on, the moves are ordered by the static
 /// evaluation of the position each leaves too: a node without a hash move
 /// orders all its moves so, a node with one only the moves after it, once
 /// it has failed to cut (most nodes with a hash move cut on it). Measured
-/// on `benches/data/wthor-40.obf`: depth 16 at selectivity 0, 4,332,895
-/// to 3,780,751 nodes and 0.85-0.92x the time over four rounds (both
-/// builds at once); 12 at selectivity 4, 7,976,290 to 6,509,974; 12 at
-/// selectivity 0, 653,592 to 568,969. From depth 3, 2.7% fewer nodes but
-/// 1.00-1.13x the time; from 2, 1.07x; the hash node's other moves
-/// ordered before it is searched, 1.09x.
+/// on `benches/data/wthor-40.obf` (with the shallow-search ordering of
+/// then, below): depth 16 at selectivity 0, 4,332,895 to 3,780,751 nodes
+/// and 0.85-0.92x the time over four rounds (both builds at once); 12 at
+/// selectivity 4, 7,976,290 to 6,509,974; 12 at selectivity 0, 653,592
+/// to 568,969. From depth 3, 2.7% fewer nodes but 1.00-1.13x the time;
+/// from 2, 1.07x; the hash node's other moves ordered before it is
+/// searched, 1.09x. With it, the ordering of nodes without a hash move by
+/// a shallow search (from depth 8, of depth/2 - 1 plies) no longer paid
+/// and is gone: 21/0 32.8 M nodes with it, 29.3 M without; 18/1 26.1 M,
+/// 24.8 M; 14/4 22.7 M, 22.5 M (from depth 10 or 12, or a third of the
+/// depth, between the two).
 const EVAL_ORDER_DEPTH: u32 = 4;
 
 /// From this remaining depth on, with other threads, a move another thread
@@ -301,7 +292,7 @@ impl<E> Searcher<'_, '_, E> {
     where
         E: Evaluate<G>,
     {
-        let reorder = self.order::<G, I, CAP>(isa, p, o, state, list, moves, hash_move, depth)?;
+        let reorder = self.order::<G, I, CAP>(isa, p, o, state, list, moves, hash_move, depth);
         let (alpha0, beta0) = (alpha, beta);
         let mut best = -INF;
         let mut best_sq = NO_MOVE;
@@ -371,12 +362,11 @@ impl<E> Searcher<'_, '_, E> {
     }
 
     /// Fills `list` with the moves of `p` and their flips, keyed best
-    /// (lowest) first: the hash move, then the others fastest-first, which
-    /// a shallow search refines at high depths where there is no hash
-    /// move, the static evaluation at lower ones (see
-    /// [`EVAL_ORDER_DEPTH`]). True when the moves after the hash move are
-    /// to be keyed by [`Searcher::order_by_evaluation`] once it has been
-    /// searched without a cut.
+    /// (lowest) first: the hash move, then the others fastest-first, from
+    /// [`EVAL_ORDER_DEPTH`] with the static evaluation where there is no
+    /// hash move. True when the moves after the hash move are to be keyed
+    /// by [`Searcher::order_by_evaluation`] once it has been searched
+    /// without a cut.
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     fn order<G: Geometry, I: Recursion, const CAP: usize>(
@@ -389,12 +379,11 @@ impl<E> Searcher<'_, '_, E> {
         moves: G::B,
         hash_move: u16,
         depth: u32,
-    ) -> Result<bool, Abort>
+    ) -> bool
     where
         E: Evaluate<G>,
     {
         let hashed = (hash_move as u32) < G::SQUARES && moves.has(hash_move as u32);
-        let search = depth >= SHALLOW_ORDER_DEPTH && !hashed;
         let evaluate = depth >= EVAL_ORDER_DEPTH && !hashed;
         for (i, x) in moves.squares().enumerate() {
             let f = isa.flips::<G>(p, o, x);
@@ -408,11 +397,6 @@ impl<E> Searcher<'_, '_, E> {
             }
             let key = if x as u16 == hash_move {
                 i32::MIN
-            } else if search {
-                let d = (depth / 2 - 1).max(1);
-                let cs = self.eval.play(state, x, f);
-                let s = -isa.node::<G, E>(self, cp, co, &cs, d, -INF, INF, false)?;
-                fastest_first_key::<G, I>(isa, cp, co, x) - s * 4
             } else if evaluate {
                 self.evaluated_key::<G, I>(isa, state, cp, co, x, f)
             } else {
@@ -420,7 +404,7 @@ impl<E> Searcher<'_, '_, E> {
             };
             list.set_key(i, key);
         }
-        Ok(hashed && depth >= EVAL_ORDER_DEPTH)
+        hashed && depth >= EVAL_ORDER_DEPTH
     }
 
     /// Keys the moves of `list` after its first (the hash move, searched)
