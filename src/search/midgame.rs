@@ -1,7 +1,7 @@
 //! The midgame search: negamax principal-variation search over an
 //! evaluation, with the transposition table and move ordering (hash move,
-//! then fastest-first with potential mobility and square values; at high
-//! depths without a hash move, shallow-search scores too). The evaluation
+//! then fastest-first with potential mobility and square values; from
+//! depth 4 the static evaluation of each move's position too). The evaluation
 //! updates itself move by move through its [`Evaluate::State`], carried
 //! down the recursion beside the position. Scores are in centi-discs
 //! ([`SCALE`] per disc); finished games score their exact result.
