@@ -1,10 +1,11 @@
 //! The midgame search: negamax principal-variation search over an
 //! evaluation, with the transposition table and move ordering (hash move,
 //! then fastest-first with potential mobility and square values; from
-//! depth 4 the static evaluation of each move's position too). The evaluation
-//! updates itself move by move through its [`Evaluate::State`], carried
-//! down the recursion beside the position. Scores are in centi-discs
-//! ([`SCALE`] per disc); finished games score their exact result.
+//! depth 4 the static evaluation of each move's position too). The
+//! evaluation updates itself move by move through its
+//! [`Evaluate::State`], carried down the recursion beside the position.
+//! Scores are in centi-discs ([`SCALE`] per disc); finished games score
+//! their exact result.
 //!
 //! Like the solver, the recursion is compiled once per instruction set
 //! (see [`crate::board::isa`]): x86-64-v3 CPUs run the copy with the AVX2
