@@ -365,9 +365,9 @@ impl<E> Searcher<'_, '_, E> {
     /// Fills `list` with the moves of `p` and their flips, keyed best
     /// (lowest) first: the hash move, then the others fastest-first, from
     /// [`EVAL_ORDER_DEPTH`] with the static evaluation where there is no
-    /// hash move. True when the moves after the hash move are to be keyed
-    /// by [`Searcher::order_by_evaluation`] once it has been searched
-    /// without a cut.
+    /// hash move. True when the moves after the hash move are left unkeyed
+    /// here, to be keyed by [`Searcher::order_by_evaluation`] once it has
+    /// been searched without a cut.
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     fn order<G: Geometry, I: Recursion, const CAP: usize>(
@@ -386,6 +386,7 @@ impl<E> Searcher<'_, '_, E> {
     {
         let hashed = (hash_move as u32) < G::SQUARES && moves.has(hash_move as u32);
         let evaluate = depth >= EVAL_ORDER_DEPTH && !hashed;
+        let later = depth >= EVAL_ORDER_DEPTH && hashed;
         for (i, x) in moves.squares().enumerate() {
             let f = isa.flips::<G>(p, o, x);
             list.push(x, f);
@@ -398,6 +399,9 @@ impl<E> Searcher<'_, '_, E> {
             }
             let key = if x as u16 == hash_move {
                 i32::MIN
+            } else if later {
+                // Keyed only if the hash move fails to cut.
+                0
             } else if evaluate {
                 self.evaluated_key::<G, I>(isa, state, cp, co, x, f)
             } else {
@@ -405,7 +409,7 @@ impl<E> Searcher<'_, '_, E> {
             };
             list.set_key(i, key);
         }
-        hashed && depth >= EVAL_ORDER_DEPTH
+        later
     }
 
     /// Keys the moves of `list` after its first (the hash move, searched)
