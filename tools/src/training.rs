@@ -190,7 +190,17 @@ pub fn residual_rows(base: &PatternWeights, layout: &Layout, rows: &mut [Row]) {
     }
 }
 
-/// `delta` (weights of a fit of [`residual_rows`]) plus `base`, as weights
+/// Rows for tuning `base` (weights of the rows' own layout): each target
+/// becomes what `base`'s evaluation leaves over, every feature kept. A fit
+/// of them added to `base` by [`on_top_of`] moves each weight only as far
+/// as the rows and the ridge penalty let it.
+pub fn tuning_rows(base: &PatternWeights, rows: &mut [Row]) {
+    for r in rows {
+        r.target -= base.evaluate(r.pos) as f32 / 100.0;
+    }
+}
+
+/// `delta` (weights of a fit of [`residual_rows`] or [`tuning_rows`]) plus `base`, as weights
 /// of `delta`'s patterns: `base`'s tables copied into the same patterns'
 /// tables, the new patterns' from `delta`.
 pub fn on_top_of(base: &PatternWeights, delta: &PatternWeights) -> PatternWeights {
@@ -303,6 +313,32 @@ mod tests {
             check_fit(&layout, &games);
         }
         check_fit_on_top(&games);
+        check_tuning(&games);
+    }
+
+    /// Tuning weights on rows of some stages only: the other stages keep
+    /// every weight, and the tuned weights fit the rows better.
+    fn check_tuning(games: &[GameRecord]) {
+        let opts = TrainOptions {
+            stages: 3,
+            width: 20,
+            iterations: 30,
+            ..TrainOptions::default()
+        };
+        let standard = Layout::standard();
+        let base = train(&standard, &rows_of(&standard, &games[..15], 0.0), &opts, 2);
+        // The other half, beyond stage 0 (0-19 empties) and its overlap.
+        let mut rows = rows_of(&standard, &games[15..], 0.0);
+        rows.retain(|r| r.empties >= 20 + opts.overlap as u8);
+        let mut residual = rows.clone();
+        tuning_rows(&base, &mut residual);
+        let tuned = on_top_of(&base, &train(&standard, &residual, &opts, 2));
+        assert_eq!(tuned.stage(0), base.stage(0));
+        assert!((1..3).any(|s| tuned.stage(s) != base.stage(s)));
+        let all: Vec<&Row> = rows.iter().collect();
+        let before = mae(&all, |r| base.evaluate(r.pos));
+        let after = mae(&all, |r| tuned.evaluate(r.pos));
+        assert!(after < before, "tuned {after} vs base {before}");
     }
 
     /// A fit of the extra patterns on top of weights of the standard set:

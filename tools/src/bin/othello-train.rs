@@ -5,7 +5,7 @@
 //!     --games data/games.bin [--games MORE.bin] \
 //!     --out weights/pattern.bin [--stages 12] [--width 5] [--lambda 4] \
 //!     [--iterations 120] [--mix 0] [--validation 20] [--threads N] [--max-games N]
-//!     [--patterns standard|extended]
+//!     [--patterns standard|extended] [--base W.bin | --tune W.bin] [--empties LO..=HI]
 //! ```
 //!
 //! Every `validation`-th game is held out. Prints, per stage, the number of
@@ -23,7 +23,8 @@ use othello_tools::datagen::{read_games, GameRecord};
 use othello_tools::games::{read, TextGame};
 use othello_tools::label::parse_obf_line;
 use othello_tools::training::{
-    mae, on_top_of, residual_rows, row, rows_of, stage_rows, text_rows, train, Row, TrainOptions,
+    mae, on_top_of, residual_rows, row, rows_of, stage_rows, text_rows, train, tuning_rows, Row,
+    TrainOptions,
 };
 use std::time::Instant;
 
@@ -94,6 +95,13 @@ struct Cli {
     /// over, and these weights' stages are used.
     #[arg(long, value_name = "FILE")]
     base: Option<String>,
+    /// Tune these weights (same pattern set as --patterns): every weight
+    /// is fitted as a change to them, to what their evaluation leaves over,
+    /// so the ridge penalty keeps the weights the rows say little about;
+    /// their stages are used, and stages without a row (see --empties)
+    /// stay as they are.
+    #[arg(long, value_name = "FILE", conflicts_with = "base")]
+    tune: Option<String>,
 }
 
 fn all_cores() -> usize {
@@ -198,9 +206,21 @@ fn main() {
         eprintln!("{file}: fitting on top of its weights");
         w
     });
+    let tuned = cli.tune.as_ref().map(|file| {
+        let w = PatternWeights::load(std::path::Path::new(file)).unwrap_or_else(|e| panic!("{e}"));
+        assert!(
+            layout.masks() == w.layout().masks(),
+            "{file}: its patterns must be those of --patterns {}",
+            cli.patterns
+        );
+        (opts.stages, opts.width) = (w.stages(), w.width());
+        tuning_rows(&w, &mut train_rows);
+        eprintln!("{file}: tuning its weights");
+        w
+    });
     eprintln!("{opts:?}, {threads} threads");
     let mut weights = train(&layout, &train_rows, &opts, threads);
-    if let Some(base) = &base {
+    if let Some(base) = base.as_ref().or(tuned.as_ref()) {
         weights = on_top_of(base, &weights);
     }
     eprintln!("trained in {:.1} s", start.elapsed().as_secs_f64());
