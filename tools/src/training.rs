@@ -200,9 +200,9 @@ pub fn tuning_rows(base: &PatternWeights, rows: &mut [Row]) {
     }
 }
 
-/// `delta` (weights of a fit of [`residual_rows`] or [`tuning_rows`]) plus `base`, as weights
-/// of `delta`'s patterns: `base`'s tables copied into the same patterns'
-/// tables, the new patterns' from `delta`.
+/// `delta` (weights of a fit of [`residual_rows`] or [`tuning_rows`]) plus
+/// `base`, as weights of `delta`'s patterns: `base`'s tables added into the
+/// same patterns' tables, the new patterns' from `delta` alone.
 pub fn on_top_of(base: &PatternWeights, delta: &PatternWeights) -> PatternWeights {
     let (old, new) = (base.layout(), delta.layout());
     assert!(new.masks().starts_with(old.masks()));
