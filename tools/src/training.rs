@@ -312,27 +312,44 @@ mod tests {
         for layout in [Layout::standard(), Layout::extended()] {
             check_fit(&layout, &games);
         }
-        check_fit_on_top(&games);
-        check_tuning(&games);
+        let base = half_fit(&games);
+        check_fit_on_top(&base, &games);
+        check_tuning(&base, &games);
     }
 
-    /// Tuning weights on rows of some stages only: the other stages keep
-    /// every weight, and the tuned weights fit the rows better.
-    fn check_tuning(games: &[GameRecord]) {
-        let opts = TrainOptions {
+    /// The options of the small fits: 3 stages of 20 empties, few iterations.
+    fn small_options() -> TrainOptions {
+        TrainOptions {
             stages: 3,
             width: 20,
             iterations: 30,
             ..TrainOptions::default()
-        };
+        }
+    }
+
+    /// Weights of the standard set fitted to the first half of `games` (30):
+    /// the base of the fit on top and of the tuning.
+    fn half_fit(games: &[GameRecord]) -> PatternWeights {
         let standard = Layout::standard();
-        let base = train(&standard, &rows_of(&standard, &games[..15], 0.0), &opts, 2);
+        train(
+            &standard,
+            &rows_of(&standard, &games[..15], 0.0),
+            &small_options(),
+            2,
+        )
+    }
+
+    /// Tuning weights on rows of some stages only: the other stages keep
+    /// every weight, and the tuned weights fit the rows better.
+    fn check_tuning(base: &PatternWeights, games: &[GameRecord]) {
+        let opts = small_options();
+        let standard = Layout::standard();
         // The other half, beyond stage 0 (0-19 empties) and its overlap.
         let mut rows = rows_of(&standard, &games[15..], 0.0);
         rows.retain(|r| r.empties >= 20 + opts.overlap as u8);
         let mut residual = rows.clone();
-        tuning_rows(&base, &mut residual);
-        let tuned = on_top_of(&base, &train(&standard, &residual, &opts, 2));
+        tuning_rows(base, &mut residual);
+        let tuned = on_top_of(base, &train(&standard, &residual, &opts, 2));
         assert_eq!(tuned.stage(0), base.stage(0));
         assert!((1..3).any(|s| tuned.stage(s) != base.stage(s)));
         let all: Vec<&Row> = rows.iter().collect();
@@ -344,24 +361,16 @@ mod tests {
     /// A fit of the extra patterns on top of weights of the standard set:
     /// every old weight is kept, and the sum fits its training data better
     /// than the old weights alone.
-    fn check_fit_on_top(games: &[GameRecord]) {
-        let opts = TrainOptions {
-            stages: 3,
-            width: 20,
-            iterations: 30,
-            ..TrainOptions::default()
-        };
-        // Base weights fitted to half of the games.
+    fn check_fit_on_top(base: &PatternWeights, games: &[GameRecord]) {
+        let opts = small_options();
         let standard = Layout::standard();
-        let half = rows_of(&standard, &games[..15], 0.0);
-        let base = train(&standard, &half, &opts, 2);
         let extended = Layout::extended();
         let rows = rows_of(&extended, games, 0.0);
         let mut residual = rows.clone();
-        residual_rows(&base, &extended, &mut residual);
+        residual_rows(base, &extended, &mut residual);
         assert!(residual.iter().all(|r| r.features.len() == 12));
         let delta = train(&extended, &residual, &opts, 2);
-        let sum = on_top_of(&base, &delta);
+        let sum = on_top_of(base, &delta);
         assert_eq!(sum.layout().masks(), extended.masks());
         for s in 0..3 {
             let (b, w) = (base.stage(s), sum.stage(s));
@@ -380,12 +389,7 @@ mod tests {
     /// Fits `games` with the patterns of `layout` and checks the fit.
     fn check_fit(layout: &Arc<Layout>, games: &[GameRecord]) {
         let rows = rows_of(layout, games, 0.0);
-        let opts = TrainOptions {
-            stages: 3,
-            width: 20,
-            iterations: 30,
-            ..TrainOptions::default()
-        };
+        let opts = small_options();
         let w = train(layout, &rows, &opts, 2);
         assert_eq!(w.layout().masks(), layout.masks());
         let all: Vec<&Row> = rows.iter().collect();
