@@ -11,12 +11,12 @@ use std::arch::x86_64::*;
 
 /// Columns b..g: where a run along the horizontal and diagonal axes may
 /// cross (the vertical axis takes every column).
-const INNER: u64 = 0x7e7e_7e7e_7e7e_7e7e;
+pub(super) const INNER: u64 = 0x7e7e_7e7e_7e7e_7e7e;
 
 /// The four axes' shifts, lanes 0..4.
 #[target_feature(enable = "avx2")]
 #[inline]
-fn steps() -> __m256i {
+pub(super) fn steps() -> __m256i {
     _mm256_set_epi64x(9, 7, 8, 1)
 }
 
@@ -43,22 +43,34 @@ pub fn flips(p: u64, o: u64, sq: u32) -> u64 {
 #[inline]
 pub fn flips_and_replies(p: u64, o: u64, sq: u32) -> (u64, u64) {
     let (pv, ov) = (_mm256_set1_epi64x(p as i64), _mm256_set1_epi64x(o as i64));
-    let f = flipped(pv, ov, sq);
+    let (f, child_p, child_o) = child(pv, ov, flipped(pv, ov, sq), sq);
+    let replies = or_lanes(targets(child_p, child_o)) & !(p | o | 1 << sq);
+    (f, replies)
+}
+
+/// The move to `sq` flipping `lanes` (per direction, as [`flipped`] gives
+/// them) of the broadcast `p` and `o`: its flips, and the child's discs to
+/// move and not to move, broadcast (they stay in vector registers).
+#[target_feature(enable = "avx2")]
+#[inline]
+pub(super) fn child(p: __m256i, o: __m256i, lanes: __m256i, sq: u32) -> (u64, __m256i, __m256i) {
     // Every lane holds the flips: OR the halves, then the lanes of each half.
-    let f = _mm256_or_si256(f, _mm256_permute4x64_epi64::<0x4e>(f));
+    let f = _mm256_or_si256(lanes, _mm256_permute4x64_epi64::<0x4e>(lanes));
     let f = _mm256_or_si256(f, _mm256_shuffle_epi32::<0x4e>(f));
-    let bit = 1u64 << sq;
-    let child_p = _mm256_xor_si256(ov, f);
-    let child_o = _mm256_xor_si256(pv, _mm256_or_si256(f, _mm256_set1_epi64x(bit as i64)));
-    let replies = or_lanes(targets(child_p, child_o)) & !(p | o | bit);
-    (_mm_cvtsi128_si64(_mm256_castsi256_si128(f)) as u64, replies)
+    let child_p = _mm256_xor_si256(o, f);
+    let child_o = _mm256_xor_si256(p, _mm256_or_si256(f, _mm256_set1_epi64x(1 << sq)));
+    (
+        _mm_cvtsi128_si64(_mm256_castsi256_si128(f)) as u64,
+        child_p,
+        child_o,
+    )
 }
 
 /// Per axis (lane), the squares past a run of `o` next to a disc of `p`,
 /// in either sense; occupied squares included. `p` and `o` are broadcast.
 #[target_feature(enable = "avx2")]
 #[inline]
-fn targets(p: __m256i, o: __m256i) -> __m256i {
+pub(super) fn targets(p: __m256i, o: __m256i) -> __m256i {
     let shift = steps();
     let shift2 = _mm256_add_epi64(shift, shift);
     let mask = _mm256_and_si256(
@@ -87,7 +99,7 @@ fn targets(p: __m256i, o: __m256i) -> __m256i {
 /// The OR of the four lanes.
 #[target_feature(enable = "avx2")]
 #[inline]
-fn or_lanes(v: __m256i) -> u64 {
+pub(super) fn or_lanes(v: __m256i) -> u64 {
     let x = _mm_or_si128(_mm256_castsi256_si128(v), _mm256_extracti128_si256::<1>(v));
     let x = _mm_or_si128(x, _mm_unpackhi_epi64(x, x));
     _mm_cvtsi128_si64(x) as u64
@@ -95,13 +107,13 @@ fn or_lanes(v: __m256i) -> u64 {
 
 /// A square's rays, on one cache line.
 #[repr(align(64))]
-struct Rays([u64; 8]);
+pub(super) struct Rays(pub(super) [u64; 8]);
 
 /// `RAYS[sq]`: the squares strictly beyond `sq` to the edge, in the four
 /// directions that go up the bit order (lanes 0..4: east, north,
 /// north-west, north-east: the steps of [`steps`]), then the four that go
 /// down (west, south, south-east, south-west: the same steps).
-static RAYS: [Rays; 64] = {
+pub(super) static RAYS: [Rays; 64] = {
     const DIRECTIONS: [(i32, i32); 8] = [
         (1, 0),
         (0, 1),
@@ -168,7 +180,7 @@ fn flipped(p: __m256i, o: __m256i, sq: u32) -> __m256i {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::board::isa::Haswell;
     use crate::board::s8::{flips_of, moves_of};
@@ -178,7 +190,7 @@ mod tests {
 
     /// Positions of random games (passes and ends included), and random
     /// boards of every density.
-    fn positions() -> Vec<(u64, u64)> {
+    pub(in crate::board) fn positions() -> Vec<(u64, u64)> {
         let mut out: Vec<(u64, u64)> = random_positions::<S8>(14, 300)
             .into_iter()
             .map(|pos| (pos.player, pos.opponent))

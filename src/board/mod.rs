@@ -1,7 +1,8 @@
 //! The board: bit sets, geometries (one per board size, 4x4 to 16x16), the
 //! rules on a position seen from the side to move, perft, and the
-//! instruction sets hot recursions are compiled for (`isa`: a run-time
-//! chosen x86-64-v3 copy with AVX2 8x8 moves and flips).
+//! instruction sets hot recursions are compiled for (`isa`: run-time
+//! chosen x86-64-v3 and v4 copies with AVX2 and AVX-512 8x8 moves and
+//! flips).
 //!
 //! Everything is written once over a [`Geometry`] and monomorphised per
 //! size: `u64` bit sets for 4x4 to 8x8, `u128` for 10x10 and a four-word
@@ -11,6 +12,8 @@
 
 #[cfg(target_arch = "x86_64")]
 mod avx2;
+#[cfg(target_arch = "x86_64")]
+mod avx512;
 pub mod bits;
 pub mod geometry;
 pub mod isa;

@@ -3,19 +3,24 @@
 //! game is a leaf.
 //!
 //! The recursion is compiled once per instruction set (see [`super::isa`]):
-//! [`perft`] runs the x86-64-v3 copy (AVX2 moves and flips on 8x8) on CPUs
-//! that have it, [`perft_portable`] always the build's own.
+//! [`perft`] runs the x86-64-v3 copy (AVX2 moves and flips on 8x8), or the
+//! AVX-512 one, on CPUs that have it, [`perft_portable`] always the build's
+//! own.
 
 use super::bits::Bits;
 use super::geometry::Geometry;
 #[cfg(target_arch = "x86_64")]
-use super::isa::Haswell;
+use super::isa::{Avx512, Haswell};
 use super::isa::{Isa, Portable};
 use super::position::Position;
 
 /// Leaves of the game tree `depth` plies below `pos`, by the fastest copy
 /// of the recursion this CPU runs.
 pub fn perft<G: Geometry>(pos: Position<G>, depth: u32) -> u64 {
+    #[cfg(target_arch = "x86_64")]
+    if let Some(isa) = Avx512::detect() {
+        return isa.perft(pos, depth);
+    }
     #[cfg(target_arch = "x86_64")]
     if let Some(isa) = Haswell::detect() {
         return isa.perft(pos, depth);
@@ -39,20 +44,34 @@ impl Walk for Portable {
     }
 }
 
+/// The copy of the recursion for `$isa`: its nodes are calls to `$copy`,
+/// compiled with `$features` (those `$isa::detect` checks).
 #[cfg(target_arch = "x86_64")]
-impl Walk for Haswell {
-    #[inline(always)]
-    fn perft<G: Geometry>(self, pos: Position<G>, depth: u32) -> u64 {
-        // SAFETY: a `Haswell` exists only on a CPU with these features.
-        unsafe { perft_v3(self, pos, depth) }
-    }
+macro_rules! copy {
+    ($isa:ident, $copy:ident, $features:literal) => {
+        impl Walk for $isa {
+            #[inline(always)]
+            fn perft<G: Geometry>(self, pos: Position<G>, depth: u32) -> u64 {
+                // SAFETY: an `$isa` exists only on a CPU with these features.
+                unsafe { $copy(self, pos, depth) }
+            }
+        }
+
+        #[target_feature(enable = $features)]
+        fn $copy<G: Geometry>(isa: $isa, pos: Position<G>, depth: u32) -> u64 {
+            walk(isa, pos, depth)
+        }
+    };
 }
 
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
-fn perft_v3<G: Geometry>(isa: Haswell, pos: Position<G>, depth: u32) -> u64 {
-    walk(isa, pos, depth)
-}
+copy!(Haswell, perft_v3, "avx2,bmi1,bmi2,lzcnt,popcnt");
+#[cfg(target_arch = "x86_64")]
+copy!(
+    Avx512,
+    perft_v4,
+    "avx2,bmi1,bmi2,lzcnt,popcnt,avx512f,avx512vl,avx512cd"
+);
 
 /// The body of every copy. A position one ply above the leaves counts its
 /// moves (or 1 when it has none: a pass or the end is one leaf either way);
@@ -101,6 +120,11 @@ mod tests {
         match Haswell::detect() {
             Some(isa) => counts.push(isa.perft(pos, depth)),
             None => eprintln!("x86-64-v3 copy skipped: this CPU lacks its features"),
+        }
+        #[cfg(target_arch = "x86_64")]
+        match Avx512::detect() {
+            Some(isa) => counts.push(isa.perft(pos, depth)),
+            None => eprintln!("AVX-512 copy skipped: this CPU lacks its features"),
         }
         counts
     }

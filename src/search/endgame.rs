@@ -13,8 +13,8 @@
 //!
 //! The recursion is compiled once per instruction set (see
 //! [`crate::board::isa`]): on x86-64-v3 CPUs the copy that runs uses AVX2
-//! moves and flips on 8x8 and the v3 bit scans and counts; elsewhere the
-//! build's own.
+//! moves and flips on 8x8 and the v3 bit scans and counts, on those with
+//! AVX-512 too AVX-512's flips; elsewhere the build's own.
 
 use super::midgame::Searcher;
 use super::moves::MoveList;
@@ -23,7 +23,7 @@ use super::table::{bounds, key, key_of, Table, NO_MOVE};
 use super::{Abort, Budget};
 use crate::board::geometry::SquareOrder;
 #[cfg(target_arch = "x86_64")]
-use crate::board::isa::Haswell;
+use crate::board::isa::{Avx512, Haswell};
 use crate::board::isa::{Isa, Portable};
 use crate::board::position::distinct_moves;
 use crate::board::{final_score, Bits, Geometry, Position};
@@ -250,36 +250,50 @@ impl Recursion for Portable {
     }
 }
 
+/// The copy of the recursion for `$isa`: its nodes are calls to `$copy`,
+/// compiled with `$features` (those `$isa::detect` checks).
 #[cfg(target_arch = "x86_64")]
-impl Recursion for Haswell {
-    #[inline(always)]
-    fn node<const DEEP: bool, G: Geometry, E: Evaluate<G>>(
-        self,
-        s: &mut Solver<E>,
-        p: G::B,
-        o: G::B,
-        alpha: i32,
-        beta: i32,
-        passed: bool,
-    ) -> Result<i32, Abort> {
-        // SAFETY: a `Haswell` exists only on a CPU with these features.
-        unsafe { node_v3::<DEEP, G, E>(self, s, p, o, alpha, beta, passed) }
-    }
+macro_rules! copy {
+    ($isa:ident, $copy:ident, $features:literal) => {
+        impl Recursion for $isa {
+            #[inline(always)]
+            fn node<const DEEP: bool, G: Geometry, E: Evaluate<G>>(
+                self,
+                s: &mut Solver<E>,
+                p: G::B,
+                o: G::B,
+                alpha: i32,
+                beta: i32,
+                passed: bool,
+            ) -> Result<i32, Abort> {
+                // SAFETY: an `$isa` exists only on a CPU with these features.
+                unsafe { $copy::<DEEP, G, E>(self, s, p, o, alpha, beta, passed) }
+            }
+        }
+
+        #[target_feature(enable = $features)]
+        fn $copy<const DEEP: bool, G: Geometry, E: Evaluate<G>>(
+            isa: $isa,
+            s: &mut Solver<E>,
+            p: G::B,
+            o: G::B,
+            alpha: i32,
+            beta: i32,
+            passed: bool,
+        ) -> Result<i32, Abort> {
+            s.body::<DEEP, G, $isa>(isa, p, o, alpha, beta, passed)
+        }
+    };
 }
 
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
-fn node_v3<const DEEP: bool, G: Geometry, E: Evaluate<G>>(
-    isa: Haswell,
-    s: &mut Solver<E>,
-    p: G::B,
-    o: G::B,
-    alpha: i32,
-    beta: i32,
-    passed: bool,
-) -> Result<i32, Abort> {
-    s.body::<DEEP, G, Haswell>(isa, p, o, alpha, beta, passed)
-}
+copy!(Haswell, node_v3, "avx2,bmi1,bmi2,lzcnt,popcnt");
+#[cfg(target_arch = "x86_64")]
+copy!(
+    Avx512,
+    node_v4,
+    "avx2,bmi1,bmi2,lzcnt,popcnt,avx512f,avx512vl,avx512cd"
+);
 
 /// An exact solver over one transposition table; `eval` is the evaluation
 /// of the midgame searches that order moves.
@@ -376,6 +390,10 @@ impl<E> Solver<'_, '_, E> {
     where
         E: Evaluate<G>,
     {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(isa) = Avx512::detect() {
+            return isa.node::<DEEP, G, E>(self, p, o, alpha, beta, passed);
+        }
         #[cfg(target_arch = "x86_64")]
         if let Some(isa) = Haswell::detect() {
             return isa.node::<DEEP, G, E>(self, p, o, alpha, beta, passed);
@@ -991,13 +1009,29 @@ mod tests {
         check::<S16>();
     }
 
-    /// The portable copy of the recursion (which this machine may not run
-    /// by default) gives the same values and node counts as the dispatched
-    /// one.
+    /// The portable and x86-64-v3 copies of the recursion (which this
+    /// machine may not run by default) give the same values and node
+    /// counts as the dispatched one.
     #[test]
-    fn baseline_copy_equals_the_dispatched_one() {
-        fn check<G: Geometry>(count: usize, max_empties: usize) {
+    fn every_copy_equals_the_dispatched_one() {
+        /// The value and nodes of `pos` by the copy of `isa`, or by the
+        /// dispatched one (None).
+        fn by<G: Geometry, I: Recursion>(isa: Option<I>, pos: Position<G>) -> (i32, u64) {
             let stop = AtomicBool::new(false);
+            let table = Table::new(1);
+            let mut budget = Budget::new(&stop);
+            let mut s = v1_solver(&table, &mut budget);
+            let (p, o) = (pos.player, pos.opponent);
+            let v = match isa {
+                None => s.solve(pos, -INF, INF),
+                Some(isa) if pos.empties().count() > SHALLOW => {
+                    isa.node::<true, G, V1>(&mut s, p, o, -INF, INF, false)
+                }
+                Some(isa) => isa.node::<false, G, V1>(&mut s, p, o, -INF, INF, false),
+            };
+            (v.unwrap(), budget.nodes)
+        }
+        fn check<G: Geometry>(count: usize, max_empties: usize) {
             let mut rng = Rng::new(77);
             let mut checked = 0;
             while checked < count {
@@ -1005,23 +1039,12 @@ mod tests {
                 let Some(pos) = random_position::<G>(&mut rng, empties) else {
                     continue;
                 };
-                let (p, o) = (pos.player, pos.opponent);
-                let run = |baseline: bool| {
-                    let table = Table::new(1);
-                    let mut budget = Budget::new(&stop);
-                    let mut s = v1_solver(&table, &mut budget);
-                    let v = match (baseline, empties <= SHALLOW) {
-                        (true, true) => {
-                            Portable.node::<false, G, V1>(&mut s, p, o, -INF, INF, false)
-                        }
-                        (true, false) => {
-                            Portable.node::<true, G, V1>(&mut s, p, o, -INF, INF, false)
-                        }
-                        (false, _) => s.solve(pos, -INF, INF),
-                    };
-                    (v.unwrap(), budget.nodes)
-                };
-                assert_eq!(run(true), run(false), "{pos:?}");
+                let dispatched = by(None::<Portable>, pos);
+                assert_eq!(by(Some(Portable), pos), dispatched, "{pos:?}");
+                #[cfg(target_arch = "x86_64")]
+                if let Some(isa) = Haswell::detect() {
+                    assert_eq!(by(Some(isa), pos), dispatched, "{pos:?}");
+                }
                 checked += 1;
             }
         }

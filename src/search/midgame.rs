@@ -9,7 +9,7 @@
 //!
 //! Like the solver, the recursion is compiled once per instruction set
 //! (see [`crate::board::isa`]): x86-64-v3 CPUs run the copy with the AVX2
-//! 8x8 moves and flips.
+//! 8x8 moves and flips, those with AVX-512 too the copy with its flips.
 
 use super::moves::{MoveList, MAX_MOVES, MAX_MOVES_ANY};
 use super::parallel::{Busy, Deferral};
@@ -17,7 +17,7 @@ use super::probcut;
 use super::table::{bounds, key_of, Key, Table, NO_MOVE};
 use super::{Abort, Budget};
 #[cfg(target_arch = "x86_64")]
-use crate::board::isa::Haswell;
+use crate::board::isa::{Avx512, Haswell};
 use crate::board::isa::{Isa, Portable};
 use crate::board::{final_score, Bits, Geometry, Position};
 use crate::eval::{Evaluate, SCALE};
@@ -145,6 +145,10 @@ impl<E> Searcher<'_, '_, E> {
     {
         let (p, o) = (pos.player, pos.opponent);
         let state = self.eval.state(p, o);
+        #[cfg(target_arch = "x86_64")]
+        if let Some(isa) = Avx512::detect() {
+            return isa.node::<G, E>(self, p, o, &state, depth, alpha, beta, false);
+        }
         #[cfg(target_arch = "x86_64")]
         if let Some(isa) = Haswell::detect() {
             return isa.node::<G, E>(self, p, o, &state, depth, alpha, beta, false);
@@ -494,41 +498,55 @@ impl Recursion for Portable {
     }
 }
 
+/// The copy of the recursion for `$isa`: its nodes are calls to `$copy`,
+/// compiled with `$features` (those `$isa::detect` checks).
 #[cfg(target_arch = "x86_64")]
-impl Recursion for Haswell {
-    #[inline(always)]
-    fn node<G: Geometry, E: Evaluate<G>>(
-        self,
-        s: &mut Searcher<E>,
-        p: G::B,
-        o: G::B,
-        state: &E::State,
-        depth: u32,
-        alpha: i32,
-        beta: i32,
-        passed: bool,
-    ) -> Result<i32, Abort> {
-        // SAFETY: a `Haswell` exists only on a CPU with these features.
-        unsafe { node_v3::<G, E>(self, s, p, o, state, depth, alpha, beta, passed) }
-    }
+macro_rules! copy {
+    ($isa:ident, $copy:ident, $features:literal) => {
+        impl Recursion for $isa {
+            #[inline(always)]
+            fn node<G: Geometry, E: Evaluate<G>>(
+                self,
+                s: &mut Searcher<E>,
+                p: G::B,
+                o: G::B,
+                state: &E::State,
+                depth: u32,
+                alpha: i32,
+                beta: i32,
+                passed: bool,
+            ) -> Result<i32, Abort> {
+                // SAFETY: an `$isa` exists only on a CPU with these features.
+                unsafe { $copy::<G, E>(self, s, p, o, state, depth, alpha, beta, passed) }
+            }
+        }
+
+        #[allow(clippy::too_many_arguments)]
+        #[target_feature(enable = $features)]
+        fn $copy<G: Geometry, E: Evaluate<G>>(
+            isa: $isa,
+            s: &mut Searcher<E>,
+            p: G::B,
+            o: G::B,
+            state: &E::State,
+            depth: u32,
+            alpha: i32,
+            beta: i32,
+            passed: bool,
+        ) -> Result<i32, Abort> {
+            s.body::<G, $isa>(isa, p, o, state, depth, alpha, beta, passed)
+        }
+    };
 }
 
 #[cfg(target_arch = "x86_64")]
-#[allow(clippy::too_many_arguments)]
-#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
-fn node_v3<G: Geometry, E: Evaluate<G>>(
-    isa: Haswell,
-    s: &mut Searcher<E>,
-    p: G::B,
-    o: G::B,
-    state: &E::State,
-    depth: u32,
-    alpha: i32,
-    beta: i32,
-    passed: bool,
-) -> Result<i32, Abort> {
-    s.body::<G, Haswell>(isa, p, o, state, depth, alpha, beta, passed)
-}
+copy!(Haswell, node_v3, "avx2,bmi1,bmi2,lzcnt,popcnt");
+#[cfg(target_arch = "x86_64")]
+copy!(
+    Avx512,
+    node_v4,
+    "avx2,bmi1,bmi2,lzcnt,popcnt,avx512f,avx512vl,avx512cd"
+);
 
 /// Lower is better for the mover who just played `x` leading to (cp, co):
 /// few replies (corners count double), few squares next to the mover's
