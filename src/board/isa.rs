@@ -126,20 +126,20 @@ impl Avx512 {
     }
 }
 
-/// The [`Isa`] of `$isa`: the 8x8 moves from module `$moves`, the flips
+/// The [`Isa`] of `$isa`: the 8x8 moves from module `avx2`, the flips
 /// (alone and with the replies) from `$flips`, the geometry's own code on
 /// other sizes. (A macro rather than a generic: the kernels must be
 /// called from code compiled with their features, which a closure or a
 /// trait object would not be.)
 #[cfg(target_arch = "x86_64")]
 macro_rules! isa_on_s8 {
-    ($isa:ident, $moves:ident, $flips:ident) => {
+    ($isa:ident, $flips:ident) => {
         impl Isa for $isa {
             #[inline(always)]
             fn moves<G: Geometry>(self, p: G::B, o: G::B) -> G::B {
                 if let Some((p8, o8)) = on_s8::<G>(p, o) {
                     // SAFETY: `self` exists only on a CPU with the features.
-                    if let Some(m) = from_s8::<G>(unsafe { super::$moves::moves(p8, o8) }) {
+                    if let Some(m) = from_s8::<G>(unsafe { super::avx2::moves(p8, o8) }) {
                         return m;
                     }
                 }
@@ -173,6 +173,6 @@ macro_rules! isa_on_s8 {
 }
 
 #[cfg(target_arch = "x86_64")]
-isa_on_s8!(Haswell, avx2, avx2);
+isa_on_s8!(Haswell, avx2);
 #[cfg(target_arch = "x86_64")]
-isa_on_s8!(Avx512, avx2, avx512);
+isa_on_s8!(Avx512, avx512);

@@ -567,7 +567,8 @@ fn replies_key<G: Geometry>(replies: G::B, cp: G::B, co: G::B, x: u32) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::testing::negamax;
+    use crate::board::testing::{negamax, random_positions};
+    use crate::eval::Evaluator;
 
     /// Plain negamax over the same evaluation: no pruning, no table.
     fn minimax<G: Geometry>(pos: Position<G>, depth: u32) -> i32 {
@@ -628,6 +629,46 @@ mod tests {
         pruning_never_changes_the_value::<S8>(20, 4);
         pruning_never_changes_the_value::<S10>(6, 3);
         pruning_never_changes_the_value::<S16>(3, 3);
+    }
+
+    /// The portable and x86-64-v3 copies of the recursion (which this
+    /// machine may not run by default) give the same values and node
+    /// counts as the dispatched one, with the trained evaluation and with
+    /// ProbCut's cuts.
+    #[test]
+    fn every_copy_equals_the_dispatched_one() {
+        /// The value and nodes of `pos` at depth 5 by the copy of `isa`, or
+        /// by the dispatched one (None).
+        fn by<I: Recursion>(isa: Option<I>, eval: &Evaluator, pos: Position<S8>) -> (i32, u64) {
+            let stop = AtomicBool::new(false);
+            let table = Table::new(1);
+            let mut budget = Budget::new(&stop);
+            let mut s = Searcher {
+                table: &table,
+                budget: &mut budget,
+                eval,
+                cut: 1.5,
+                busy: None,
+            };
+            let (p, o) = (pos.player, pos.opponent);
+            let v = match isa {
+                None => s.pvs(pos, 5, -INF, INF),
+                Some(isa) => {
+                    let state = Evaluate::<S8>::state(eval, p, o);
+                    isa.node::<S8, _>(&mut s, p, o, &state, 5, -INF, INF, false)
+                }
+            };
+            (v.unwrap(), budget.nodes)
+        }
+        let eval = Evaluator::trained();
+        for pos in random_positions::<S8>(31, 4).into_iter().step_by(6) {
+            let dispatched = by(None::<Portable>, &eval, pos);
+            assert_eq!(by(Some(Portable), &eval, pos), dispatched, "{pos:?}");
+            #[cfg(target_arch = "x86_64")]
+            if let Some(isa) = Haswell::detect() {
+                assert_eq!(by(Some(isa), &eval, pos), dispatched, "{pos:?}");
+            }
+        }
     }
 
     #[test]
