@@ -1,5 +1,5 @@
 //! The 8x8 flips on AVX-512 (F, VL and CD, on 256-bit vectors), for the
-//! x86-64-v4 copies of the hot recursions (see [`super::isa`]). The four
+//! AVX-512 copies of the hot recursions (see [`super::isa`]). The four
 //! directions up the bit order and the four down sit in two vectors, as in
 //! [`super::avx2`], whose moves they share; what changes is the run of
 //! opponent discs down the bit order: its end is the highest stop, found
