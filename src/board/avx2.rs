@@ -11,12 +11,12 @@ use std::arch::x86_64::*;
 
 /// Columns b..g: where a run along the horizontal and diagonal axes may
 /// cross (the vertical axis takes every column).
-pub(super) const INNER: u64 = 0x7e7e_7e7e_7e7e_7e7e;
+const INNER: u64 = 0x7e7e_7e7e_7e7e_7e7e;
 
 /// The four axes' shifts, lanes 0..4.
 #[target_feature(enable = "avx2")]
 #[inline]
-pub(super) fn steps() -> __m256i {
+fn steps() -> __m256i {
     _mm256_set_epi64x(9, 7, 8, 1)
 }
 
