@@ -416,8 +416,8 @@ impl<E> Searcher<'_, '_, E> {
         later
     }
 
-    /// Keys the moves of `list` after its first (the hash move, searched)
-    /// by [`Searcher::evaluated_key`].
+    /// Keys the moves of `list` not yet taken (all but the hash move,
+    /// searched) by [`Searcher::evaluated_key`].
     #[inline(always)]
     fn order_by_evaluation<G: Geometry, I: Recursion, const CAP: usize>(
         &mut self,
@@ -429,7 +429,10 @@ impl<E> Searcher<'_, '_, E> {
     ) where
         E: Evaluate<G>,
     {
-        for i in 1..list.len() {
+        for i in 0..list.len() {
+            if list.taken(i) {
+                continue;
+            }
             let (x, f) = list.as_slice()[i];
             let (cp, co) = (o ^ f, p ^ f ^ G::B::bit(x));
             let key = self.evaluated_key::<G, I>(isa, state, cp, co, x, f);

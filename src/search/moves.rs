@@ -16,24 +16,39 @@ pub const MAX_MOVES_ANY: usize = 256;
 const KEY_RANGE: i32 = 1 << 22;
 
 /// The moves of a position with their flips, then their ordering keys; at
-/// most `CAP` of them. Uninitialised beyond `len`: a deep node makes one,
-/// and clearing 64 slots there would cost more than filling the list.
-/// (Built in place by the node: a list is too big to return by value
-/// cheaply.)
+/// most `CAP` of them. The moves stay where they were pushed; a move taken
+/// by [`MoveList::select`] gets the key `TAKEN`. Uninitialised beyond
+/// `len`: a deep node makes one, and clearing 64 slots there would cost
+/// more than filling the list. (Built in place by the node: a list is too
+/// big to return by value cheaply.)
 pub struct MoveList<B, const CAP: usize = MAX_MOVES> {
     items: [MaybeUninit<(u32, B)>; CAP],
+    /// Keys past `len` are `TAKEN` too, so that the search for the lowest
+    /// key can read whole vectors.
     keys: [i32; CAP],
+    /// The places of the moves taken, in the order taken.
+    taken: [u8; CAP],
     len: usize,
+    taken_len: usize,
 }
+
+/// The key of a move taken, and of the slots past the list's end: above
+/// every key [`MoveList::set_key`] makes.
+const TAKEN: i32 = i32::MAX;
+
+/// Keys are compared a vector of this many at a time.
+const LANES: usize = 8;
 
 impl<B: Bits, const CAP: usize> MoveList<B, CAP> {
     #[inline(always)]
     pub fn new() -> MoveList<B, CAP> {
-        const { assert!(CAP <= MAX_MOVES_ANY) };
+        const { assert!(CAP <= MAX_MOVES_ANY && CAP.is_power_of_two() && CAP % LANES == 0) };
         MoveList {
             items: [const { MaybeUninit::uninit() }; CAP],
-            keys: [0; CAP],
+            keys: [TAKEN; CAP],
+            taken: [0; CAP],
             len: 0,
+            taken_len: 0,
         }
     }
 
@@ -52,37 +67,52 @@ impl<B: Bits, const CAP: usize> MoveList<B, CAP> {
     }
 
     /// Sets the key of the `i`-th move pushed, lower searched first; ties
-    /// are broken here by `i`, so that [`MoveList::select`]'s swaps keep
-    /// the order of `push` among equal keys. At least -2^22 (lower counts
+    /// are broken here by `i` (the key's low bits), so that
+    /// [`MoveList::select`] keeps the order of `push` among equal keys, and
+    /// finds the move's place from its key. At least -2^22 (lower counts
     /// as -2^22), below 2^22.
     #[inline(always)]
     pub fn set_key(&mut self, i: usize, key: i32) {
-        debug_assert!(key < KEY_RANGE);
+        debug_assert!(key < KEY_RANGE && i < self.len);
         self.keys[i] = key.max(-KEY_RANGE) * CAP as i32 + i as i32;
     }
 
-    /// The move to search `i`-th, the moves before `i` taken: the lowest
-    /// key of the rest (the first of equal keys, in the order of `push`),
-    /// swapped to `i`. A selection as the search goes rather than a sort:
-    /// most nodes that cut do so on their first move or two, and a scan
-    /// with no unpredictable branch is cheaper than an insertion sort of
-    /// random keys.
+    /// The move to search `i`-th: the one taken `i`-th if there was one
+    /// (a second pass over the list), else the untaken move of lowest key
+    /// (the first of equal keys, in the order of `push`), now taken. The
+    /// lowest key is found by comparing whole vectors of keys, with no
+    /// unpredictable branch: most nodes that cut do so on their first move
+    /// or two, so a sort would do work that is never used.
     #[inline(always)]
     pub fn select(&mut self, i: usize) -> (u32, B) {
-        let mut best = i;
-        for j in i + 1..self.len {
-            if self.keys[j] < self.keys[best] {
-                best = j;
+        if i < self.taken_len {
+            return self.as_slice()[self.taken[i] as usize];
+        }
+        debug_assert!(i == self.taken_len && i < self.len);
+        let mut low = [TAKEN; LANES];
+        let whole = self.len.div_ceil(LANES) * LANES;
+        for chunk in self.keys[..whole].chunks_exact(LANES) {
+            for (l, &k) in low.iter_mut().zip(chunk) {
+                *l = (*l).min(k);
             }
         }
-        self.keys.swap(i, best);
-        self.items.swap(i, best);
-        self.as_slice()[i]
+        let key = low.into_iter().fold(TAKEN, i32::min);
+        // The key's low bits are the move's place (see `set_key`).
+        let j = (key as usize) & (CAP - 1);
+        self.keys[j] = TAKEN;
+        self.taken[i] = j as u8;
+        self.taken_len = i + 1;
+        self.as_slice()[j]
     }
 
-    /// The moves: those taken by `MoveList::select` first, in the order
-    /// taken, then the rest (in the order of `push` until the first select,
-    /// its swaps leave them in no set order).
+    /// Whether the `i`-th move pushed has been taken by
+    /// [`MoveList::select`].
+    #[inline(always)]
+    pub fn taken(&self, i: usize) -> bool {
+        self.keys[i] == TAKEN
+    }
+
+    /// The moves in the order of `push`.
     #[inline(always)]
     pub fn as_slice(&self) -> &[(u32, B)] {
         // SAFETY: `push` writes every slot below `len` before `len` covers
@@ -114,12 +144,39 @@ mod tests {
         }
         let xs: Vec<u32> = (0..list.len()).map(|i| list.select(i).0).collect();
         assert_eq!(xs, vec![5, 2, 7, 4, 1, 3, 6]);
-        assert_eq!(list.as_slice().len(), 7);
+        // A second pass takes them again in the same order.
+        let again: Vec<u32> = (0..list.len()).map(|i| list.select(i).0).collect();
+        assert_eq!(again, xs);
+        let pushed: Vec<u32> = list.as_slice().iter().map(|m| m.0).collect();
+        assert_eq!(pushed, vec![1, 2, 3, 4, 5, 6, 7]);
+        assert!((0..7).all(|i| list.taken(i)));
+    }
+
+    fn rekeys_the_untaken<const CAP: usize>() {
+        // More moves than a vector of keys, keyed in reverse.
+        let mut list = MoveList::<u64, CAP>::new();
+        for i in 0..20 {
+            list.push(i, 1 << i);
+            list.set_key(i as usize, 100 - i as i32);
+        }
+        assert_eq!(list.select(0).0, 19);
+        assert_eq!(list.select(1).0, 18);
+        assert!(list.taken(19) && list.taken(18) && !list.taken(0));
+        // The rest rekeyed by their square: lowest first.
+        for i in 0..20 {
+            if !list.taken(i) {
+                list.set_key(i, i as i32);
+            }
+        }
+        let xs: Vec<u32> = (2..20).map(|i| list.select(i).0).collect();
+        assert_eq!(xs, (0..18).collect::<Vec<u32>>());
     }
 
     #[test]
     fn move_list_selects_by_key() {
         selects_by_key::<MAX_MOVES>();
         selects_by_key::<MAX_MOVES_ANY>();
+        rekeys_the_untaken::<MAX_MOVES>();
+        rekeys_the_untaken::<MAX_MOVES_ANY>();
     }
 }
