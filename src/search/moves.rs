@@ -42,7 +42,7 @@ const LANES: usize = 8;
 impl<B: Bits, const CAP: usize> MoveList<B, CAP> {
     #[inline(always)]
     pub fn new() -> MoveList<B, CAP> {
-        const { assert!(CAP <= MAX_MOVES_ANY && CAP.is_power_of_two() && CAP % LANES == 0) };
+        const { assert!(CAP <= MAX_MOVES_ANY && CAP.is_power_of_two() && CAP >= LANES) };
         MoveList {
             items: [const { MaybeUninit::uninit() }; CAP],
             keys: [TAKEN; CAP],
