@@ -16,8 +16,9 @@ pub const MAX_MOVES_ANY: usize = 256;
 const KEY_RANGE: i32 = 1 << 22;
 
 /// The moves of a position with their flips, then their ordering keys; at
-/// most `CAP` of them. The moves stay where they were pushed; a move taken
-/// by [`MoveList::select`] gets the key `TAKEN`. Uninitialised beyond
+/// most `CAP` of them. Every move pushed is keyed ([`MoveList::set_key`])
+/// before the first [`MoveList::select`]. The moves stay where they were
+/// pushed; a move taken gets the key `TAKEN`. Uninitialised beyond
 /// `len`: a deep node makes one, and clearing 64 slots there would cost
 /// more than filling the list. (Built in place by the node: a list is too
 /// big to return by value cheaply.)
@@ -97,6 +98,7 @@ impl<B: Bits, const CAP: usize> MoveList<B, CAP> {
             }
         }
         let key = low.into_iter().fold(TAKEN, i32::min);
+        debug_assert!(key != TAKEN, "a move was not keyed, or all are taken");
         // The key's low bits are the move's place (see `set_key`).
         let j = (key as usize) & (CAP - 1);
         self.keys[j] = TAKEN;
