@@ -881,7 +881,9 @@ fn budget<'a>(stop: &'a AtomicBool, limits: &Limits, deadline: Option<Instant>) 
 }
 
 /// The exact score and a best move, first in a narrow window around `guess`
-/// (discs), widened on failure.
+/// (discs), then, on failure, in a window reaching 6 discs past the bound
+/// that failed. (12 discs took 3.3% more nodes on 20 random-game positions
+/// of 22 empties, the same on FFO 40-49; 4 as 6, 8 between.)
 fn solve_with_aspiration<G: Geometry, E: Evaluate<G>>(
     solver: &mut Solver<E>,
     pos: Position<G>,
@@ -894,10 +896,10 @@ fn solve_with_aspiration<G: Geometry, E: Evaluate<G>>(
         let (best, s) = solver.best_move(pos, lo, hi)?;
         if s <= lo && lo > -max {
             hi = s + 1;
-            lo = (s - 12).max(-max);
+            lo = (s - 6).max(-max);
         } else if s >= hi && hi < max {
             lo = s - 1;
-            hi = (s + 12).min(max);
+            hi = (s + 6).min(max);
         } else {
             return Ok((best, s));
         }
