@@ -35,6 +35,10 @@ const UNSTABLE_STRETCH: f64 = 1.5;
 /// A score drop, in centi-discs, that makes the move unstable.
 const SCORE_DROP: i32 = 150;
 
+/// Under a time limit, an iteration starts when this share of its
+/// predicted time fits (see [`Plan::next_iteration_fits`]).
+const SPEND_ALL_SHARE: u32 = 10;
+
 /// Growth of an iteration's time over the one before, when too little has
 /// been measured to tell (and the bounds of what is measured).
 const DEFAULT_GROWTH: f64 = 3.0;
@@ -134,14 +138,15 @@ impl Plan {
     pub fn next_iteration_fits(&self) -> bool {
         let predicted = self.next_iteration_time();
         // Under a time limit, an iteration that may well not end in time is
-        // worth starting: what it proves before the limit counts, and time
-        // left over is lost (half of it was with an even chance: 0.65x of
-        // NTest's time under othello-match --mirror, 0.74x with a quarter).
-        // Starting every iteration used 0.88x but scored no better (0.258
-        // over 200 games, against 0.278 to 0.300 with a quarter): an
-        // iteration cut short seldom changes the move.
+        // worth starting: what it proves before the limit counts (a move
+        // that beats the last best one), and time left over is lost. Started
+        // when a tenth of its predicted time fits, against NTest depth 12
+        // under othello-match --mirror: 0.410 over 2,000 XOT games at 0.71x-
+        // 0.75x NTest's time, where a quarter scored 0.379 at 0.64x-0.69x
+        // (both at once, cores swapped); a twentieth or every iteration was
+        // no better (docs/benchmarks.md).
         let predicted = if self.spend_all {
-            predicted / 4
+            predicted / SPEND_ALL_SHARE
         } else {
             predicted
         };
