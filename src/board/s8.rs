@@ -23,8 +23,8 @@ impl Geometry for S8 {
     // Weight 3 there, or 2 for the 1-ply value too, were worse overall.
     // Then, with the walk to 5 empties and ETC from 12, the 1-ply search
     // from 20 empties instead of 18: FFO 40-49 -6.7% nodes, 20 random-game
-    // positions of 22 empties -5.3% (from 19, 21, or with the evaluation
-    // from 13 or 16, or the 2-ply from 23, fewer on one set at most).
+    // positions of 22 empties -5.3% (from 19 or 21, the evaluation from 13
+    // or 16, or the 2-ply from 23: each more nodes on at least one set).
     const EVAL_ORDER: &'static [(u32, i32)] = &[(14, 1), (20, 1), (22, 2)];
     // Measured against 10, with the shallow walk to 5 empties: FFO
     // 40-49 +1.9% nodes, 0.955x the time; 20 random-game positions of 22
