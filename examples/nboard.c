@@ -1133,6 +1133,7 @@ static void usage(FILE *out)
 {
     fprintf(out,
             "usage: nboard [--hash MB] [--threads N] [--no-book] [--book-file FILE]\n"
+            "              [--weights FILE]\n"
             "\n"
             "The othello engine as an NBoard protocol program: commands on standard\n"
             "input (nboard, set depth, set game, set movetime, set contempt, set book,\n"
@@ -1148,6 +1149,8 @@ static void usage(FILE *out)
             "                    on): every move is searched\n"
             "  --book-file FILE  play from the book in FILE (written by othello-book)\n"
             "                    instead of the library's built-in one\n"
+            "  --weights FILE    evaluate with the weights in FILE (written by\n"
+            "                    othello-train) instead of the built-in ones\n"
             "  --help            show this text\n");
 }
 
@@ -1157,6 +1160,7 @@ int main(int argc, char **argv)
     bool book = true;
     int threads = 1;
     const char *book_file = NULL;
+    const char *weights_file = NULL;
     for (int i = 1; i < argc; i++) {
         long v;
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
@@ -1176,6 +1180,8 @@ int main(int argc, char **argv)
             book = false;
         } else if (strcmp(argv[i], "--book-file") == 0 && i + 1 < argc) {
             book_file = argv[++i];
+        } else if (strcmp(argv[i], "--weights") == 0 && i + 1 < argc) {
+            weights_file = argv[++i];
         } else {
             usage(stderr);
             return 2;
@@ -1199,6 +1205,12 @@ int main(int argc, char **argv)
     }
     if (book_file != NULL && othello_engine_load_book(s.engine, book_file) != OTHELLO_STATUS_OK) {
         fprintf(stderr, "nboard: --book-file %s: %s\n", book_file, last_error());
+        othello_engine_free(s.engine);
+        othello_board_free(s.game);
+        return 2;
+    }
+    if (weights_file != NULL && othello_engine_load_weights(s.engine, weights_file) != OTHELLO_STATUS_OK) {
+        fprintf(stderr, "nboard: --weights %s: %s\n", weights_file, last_error());
         othello_engine_free(s.engine);
         othello_board_free(s.game);
         return 2;

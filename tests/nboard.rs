@@ -18,6 +18,7 @@
 //! - the opening book: `book` lines for `hint` and `go` in the positions it
 //!   knows (and `search` lines for the moves it does not), none with
 //!   `set book 0` or `--no-book`, a book file read with `--book-file`;
+//! - the evaluation's weights read with `--weights`;
 //! - a session under AddressSanitizer + UBSan (static library).
 //!
 //! Our side of the game is tracked with the crate's own rules (`Game`).
@@ -1091,13 +1092,26 @@ fn learn_contempt_and_version_1() {
         .expect("nboard --help");
     assert!(out.status.success());
     let help = String::from_utf8_lossy(&out.stdout);
-    for option in ["--hash", "--threads", "--no-book", "--book-file"] {
+    for option in [
+        "--hash",
+        "--threads",
+        "--no-book",
+        "--book-file",
+        "--weights",
+    ] {
         assert!(help.contains(option), "--help explains {option}");
     }
     for bad in [
         &["--bogus"][..],
         &["--book-file"],
         &["--book-file", "/nonexistent/book.bin"],
+        &["--weights"],
+        &["--weights", "/nonexistent/pattern.bin"],
+        // A book file is not a weights file.
+        &[
+            "--weights",
+            concat!(env!("CARGO_MANIFEST_DIR"), "/weights/book.bin"),
+        ],
         &["--threads", "257"],
         &["--threads", "x"],
         &["--threads"],
@@ -1269,6 +1283,12 @@ fn book_hints_and_go() {
         book.is_empty() && searched.len() == 1,
         "{book:?} {searched:?}"
     );
+    assert!(s.finish().is_empty());
+    // --weights: the built-in weights read from their file search alike.
+    let weights = concat!(env!("CARGO_MANIFEST_DIR"), "/weights/pattern.bin");
+    let mut s = Session::start_with(nboard_exe(), &["--no-book", "--weights", weights]);
+    assert_eq!(s.replies("set depth 2", 1), ["set myname othello2"]);
+    assert_eq!(hints(&mut s, 1), (vec![], searched));
     assert!(s.finish().is_empty());
     let file = concat!(env!("CARGO_MANIFEST_DIR"), "/weights/book.bin");
     let mut s = Session::start_with(nboard_exe(), &["--book-file", file]);
