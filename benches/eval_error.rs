@@ -16,7 +16,10 @@
 //! Either way it prints the mean absolute error in discs of the trained
 //! evaluation (the embedded weights, or those of `--weights FILE`) and of
 //! the v1 evaluation (the static evaluation, no search) against the exact
-//! score, by number of empties and in all, and the trained MAE's standard
+//! score, by number of empties and in all, how low the trained one reads
+//! on average (exact score minus its value: a bias for or against the side
+//! to move, which a search's even and odd depths see with opposite
+//! signs), and the trained MAE's standard
 //! error (the positions are a sample: two weight sets whose MAEs differ by
 //! less than about two standard errors are not told apart by this file).
 //! `--ply 1` scores a 1-ply search (the best of the moves' static values)
@@ -89,11 +92,12 @@ fn main() {
     tally.print(&source, start.elapsed().as_secs_f64());
 }
 
-/// Per number of empties: positions, trained error sum, v1 error sum; and
+/// Per number of empties: positions, trained error sum, v1 error sum, sum
+/// of exact score minus trained value (how low it reads); and
 /// every trained error, for the standard error of the mean. With
 /// `--compare FILE`, those weights' error on each position too.
 struct Tally {
-    rows: Vec<(u32, f64, f64)>,
+    rows: Vec<(u32, f64, f64, f64)>,
     errors: Vec<f64>,
     other: Option<(String, Arc<PatternWeights>)>,
     other_errors: Vec<f64>,
@@ -105,7 +109,7 @@ struct Tally {
 impl Default for Tally {
     fn default() -> Tally {
         Tally {
-            rows: vec![(0, 0.0, 0.0); 61],
+            rows: vec![(0, 0.0, 0.0, 0.0); 61],
             errors: Vec::new(),
             other: None,
             other_errors: Vec::new(),
@@ -155,6 +159,7 @@ impl Tally {
         row.0 += 1;
         row.1 += (t - score).abs();
         row.2 += (v - score).abs();
+        row.3 += score - t;
         self.errors.push((t - score).abs());
         if let Some((_, w)) = &self.other {
             self.other_errors
@@ -168,20 +173,30 @@ impl Tally {
         } else {
             "1-ply search"
         };
-        println!("empties  positions  trained MAE  v1 MAE   (discs, exact scores, {how})");
-        let (mut n, mut st, mut sv) = (0, 0.0, 0.0);
-        for (e, &(k, t, v)) in self.rows.iter().enumerate() {
+        println!(
+            "empties  positions  trained MAE  v1 MAE  trained low by   (discs, exact scores, {how})"
+        );
+        let (mut n, mut st, mut sv, mut sb) = (0, 0.0, 0.0, 0.0);
+        for (e, &(k, t, v, b)) in self.rows.iter().enumerate() {
             if k > 0 {
-                println!("{e:7}  {k:9}  {:11.2}  {:6.2}", t / k as f64, v / k as f64);
+                let k_ = k as f64;
+                println!(
+                    "{e:7}  {k:9}  {:11.2}  {:6.2}  {:+14.2}",
+                    t / k_,
+                    v / k_,
+                    b / k_
+                );
                 n += k;
                 st += t;
                 sv += v;
+                sb += b;
             }
         }
         println!(
-            "all      {n:9}  {:11.2}  {:6.2}   ({secs:.0} s, {source})",
+            "all      {n:9}  {:11.2}  {:6.2}  {:+14.2}   ({secs:.0} s, {source})",
             st / n as f64,
             sv / n as f64,
+            sb / n as f64,
         );
         let (mae, error) = mean_and_error(&self.errors);
         println!("trained MAE {mae:.2} +- {error:.2} (one standard error)");
