@@ -697,6 +697,20 @@ impl PatternWeights {
         }
     }
 
+    /// Adds `by` (in 1/SCALE disc) to the bias weights of every stage, so
+    /// every position's value for its side to move rises by that much
+    /// (up to the clamp): the recentring of weights whose values read low
+    /// or high against exact scores on average.
+    pub fn shift_bias(&mut self, by: i16) {
+        let f = &*self.layout;
+        for stage in 0..self.stages as usize {
+            let at = stage * f.len + f.bias_offset;
+            for w in &mut self.weights[at..at + BIAS_LEN] {
+                *w = w.saturating_add(by);
+            }
+        }
+    }
+
     /// The weights of `stage`, in 1/SCALE disc.
     pub fn stage(&self, stage: usize) -> &[i16] {
         let n = self.layout.len;

@@ -6,6 +6,7 @@
 //!     --out weights/pattern.bin [--stages 12] [--width 5] [--lambda 4] \
 //!     [--iterations 120] [--mix 0] [--validation 20] [--threads N] [--max-games N]
 //!     [--patterns standard|extended] [--base W.bin | --tune W.bin] [--empties LO..=HI]
+//!     [--shift-bias DISCS]
 //! ```
 //!
 //! Every `validation`-th game is held out. Prints, per stage, the number of
@@ -35,7 +36,7 @@ use std::time::Instant;
 #[command(name = "othello-train", args_override_self = true)]
 struct Cli {
     /// A games file from othello-datagen; repeat the flag for several files.
-    #[arg(long = "games", value_name = "FILE", required_unless_present_any = ["text", "labelled"])]
+    #[arg(long = "games", value_name = "FILE", required_unless_present_any = ["text", "labelled", "tune"])]
     files: Vec<String>,
     /// A text game collection (one game per line: moves, black's final disc
     /// difference, as in ../shared/games); positions are labelled by the
@@ -102,6 +103,12 @@ struct Cli {
     /// stay as they are.
     #[arg(long, value_name = "FILE", conflicts_with = "base")]
     tune: Option<String>,
+    /// Add DISCS to every stage's bias weight in the weights written, so
+    /// every position's value for its side to move rises by that much:
+    /// recentres weights that read low against exact scores (with --tune
+    /// alone and no positions, the tuned weights shifted, nothing fitted).
+    #[arg(long, value_name = "DISCS", allow_negative_numbers = true)]
+    shift_bias: Option<f32>,
 }
 
 fn all_cores() -> usize {
@@ -222,6 +229,9 @@ fn main() {
     let mut weights = train(&layout, &train_rows, &opts, threads);
     if let Some(base) = base.as_ref().or(tuned.as_ref()) {
         weights = on_top_of(base, &weights);
+    }
+    if let Some(discs) = cli.shift_bias {
+        weights.shift_bias((discs * 100.0).round() as i16);
     }
     eprintln!("trained in {:.1} s", start.elapsed().as_secs_f64());
     std::fs::write(&out, weights.to_bytes()).unwrap_or_else(|e| panic!("{out}: {e}"));
