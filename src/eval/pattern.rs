@@ -1244,6 +1244,22 @@ mod tests {
     }
 
     #[test]
+    fn a_bias_shift_moves_every_value_by_it_and_survives_the_file() {
+        let w = random_weights(7);
+        let mut shifted = w.clone();
+        shifted.shift_bias(150);
+        let back = PatternWeights::from_bytes(&shifted.to_bytes()).unwrap();
+        let mut inside = 0;
+        for pos in random_positions(9, 20) {
+            let (v, s) = (w.evaluate(pos), back.evaluate(pos));
+            // Values near the clamp move less.
+            assert_eq!(s, (v + 150).clamp(-MAX_EVAL, MAX_EVAL), "{pos:?}");
+            inside += usize::from(v + 150 < MAX_EVAL);
+        }
+        assert!(inside > 100);
+    }
+
+    #[test]
     fn corrupt_or_truncated_files_are_rejected() {
         let bytes = random_weights(6).to_bytes();
         for cut in [0, 5, 8, 20, 40, bytes.len() / 2, bytes.len() - 1] {

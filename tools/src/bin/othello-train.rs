@@ -19,7 +19,7 @@ use clap::builder::NonEmptyStringValueParser;
 use clap::Parser;
 use othello::board::S8;
 use othello::eval::pattern::{Layout, PatternWeights};
-use othello::eval::{Evaluate, V1};
+use othello::eval::{Evaluate, SCALE, V1};
 use othello_tools::datagen::{read_games, GameRecord};
 use othello_tools::games::{read, TextGame};
 use othello_tools::label::parse_obf_line;
@@ -231,7 +231,7 @@ fn main() {
         weights = on_top_of(base, &weights);
     }
     if let Some(discs) = cli.shift_bias {
-        weights.shift_bias((discs * 100.0).round() as i16);
+        weights.shift_bias((discs * SCALE as f32).round() as i16);
     }
     eprintln!("trained in {:.1} s", start.elapsed().as_secs_f64());
     std::fs::write(&out, weights.to_bytes()).unwrap_or_else(|e| panic!("{out}: {e}"));
