@@ -92,12 +92,44 @@ fn main() {
     tally.print(&source, start.elapsed().as_secs_f64());
 }
 
-/// Per number of empties: positions, trained error sum, v1 error sum, sum
-/// of exact score minus trained value (how low it reads); and
-/// every trained error, for the standard error of the mean. With
-/// `--compare FILE`, those weights' error on each position too.
+/// The sums of one number of empties (or of all), in discs.
+#[derive(Clone, Copy, Default)]
+struct Sums {
+    positions: u32,
+    /// Absolute errors of the trained evaluation, and of v1.
+    trained: f64,
+    v1: f64,
+    /// Exact score minus the trained value: how low it reads.
+    low: f64,
+}
+
+impl Sums {
+    fn add(&mut self, other: Sums) {
+        self.positions += other.positions;
+        self.trained += other.trained;
+        self.v1 += other.v1;
+        self.low += other.low;
+    }
+
+    /// The line of these sums (means per position) after `label` (its
+    /// first 7 columns), then `note`.
+    fn print(&self, label: &str, note: &str) {
+        let k = self.positions as f64;
+        println!(
+            "{label:<7}  {:9}  {:11.2}  {:6.2}  {:+14.2}{note}",
+            self.positions,
+            self.trained / k,
+            self.v1 / k,
+            self.low / k
+        );
+    }
+}
+
+/// The sums per number of empties, and every trained error, for the
+/// standard error of the mean. With `--compare FILE`, those weights' error
+/// on each position too.
 struct Tally {
-    rows: Vec<(u32, f64, f64, f64)>,
+    rows: Vec<Sums>,
     errors: Vec<f64>,
     other: Option<(String, Arc<PatternWeights>)>,
     other_errors: Vec<f64>,
@@ -109,7 +141,7 @@ struct Tally {
 impl Default for Tally {
     fn default() -> Tally {
         Tally {
-            rows: vec![(0, 0.0, 0.0, 0.0); 61],
+            rows: vec![Sums::default(); 61],
             errors: Vec::new(),
             other: None,
             other_errors: Vec::new(),
@@ -155,11 +187,12 @@ impl Tally {
         let t = value(|x| trained.evaluate(x), pos, ply);
         let v1 = |x: Position| Evaluate::<S8>::evaluate(&Evaluator::V1, x.player, x.opponent);
         let v = value(v1, pos, ply);
-        let row = &mut self.rows[pos.empties().count() as usize];
-        row.0 += 1;
-        row.1 += (t - score).abs();
-        row.2 += (v - score).abs();
-        row.3 += score - t;
+        self.rows[pos.empties().count() as usize].add(Sums {
+            positions: 1,
+            trained: (t - score).abs(),
+            v1: (v - score).abs(),
+            low: score - t,
+        });
         self.errors.push((t - score).abs());
         if let Some((_, w)) = &self.other {
             self.other_errors
@@ -176,28 +209,14 @@ impl Tally {
         println!(
             "empties  positions  trained MAE  v1 MAE  trained low by   (discs, exact scores, {how})"
         );
-        let (mut n, mut st, mut sv, mut sb) = (0, 0.0, 0.0, 0.0);
-        for (e, &(k, t, v, b)) in self.rows.iter().enumerate() {
-            if k > 0 {
-                let k_ = k as f64;
-                println!(
-                    "{e:7}  {k:9}  {:11.2}  {:6.2}  {:+14.2}",
-                    t / k_,
-                    v / k_,
-                    b / k_
-                );
-                n += k;
-                st += t;
-                sv += v;
-                sb += b;
+        let mut all = Sums::default();
+        for (e, row) in self.rows.iter().enumerate() {
+            if row.positions > 0 {
+                row.print(&format!("{e:7}"), "");
+                all.add(*row);
             }
         }
-        println!(
-            "all      {n:9}  {:11.2}  {:6.2}  {:+14.2}   ({secs:.0} s, {source})",
-            st / n as f64,
-            sv / n as f64,
-            sb / n as f64,
-        );
+        all.print("all", &format!("   ({secs:.0} s, {source})"));
         let (mae, error) = mean_and_error(&self.errors);
         println!("trained MAE {mae:.2} +- {error:.2} (one standard error)");
         if let Some((path, _)) = &self.other {

@@ -1203,14 +1203,18 @@ int main(int argc, char **argv)
         fprintf(stderr, "nboard: %s\n", last_error());
         return EXIT_FAILURE;
     }
+    /* The files of the command line: the option whose file failed, if any. */
+    const char *failed = NULL, *file = NULL;
     if (book_file != NULL && othello_engine_load_book(s.engine, book_file) != OTHELLO_STATUS_OK) {
-        fprintf(stderr, "nboard: --book-file %s: %s\n", book_file, last_error());
-        othello_engine_free(s.engine);
-        othello_board_free(s.game);
-        return 2;
+        failed = "--book-file";
+        file = book_file;
+    } else if (weights_file != NULL &&
+               othello_engine_load_weights(s.engine, weights_file) != OTHELLO_STATUS_OK) {
+        failed = "--weights";
+        file = weights_file;
     }
-    if (weights_file != NULL && othello_engine_load_weights(s.engine, weights_file) != OTHELLO_STATUS_OK) {
-        fprintf(stderr, "nboard: --weights %s: %s\n", weights_file, last_error());
+    if (failed != NULL) {
+        fprintf(stderr, "nboard: %s %s: %s\n", failed, file, last_error());
         othello_engine_free(s.engine);
         othello_board_free(s.game);
         return 2;
