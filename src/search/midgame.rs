@@ -215,7 +215,7 @@ impl<E> Searcher<'_, '_, E> {
             // No score is beyond a whole board of discs.
             let max_score = G::SQUARES as i32 * SCALE;
             // The static evaluation tells which test may pass (see
-            // `probcut::STATIC_REACH`), and is the test at depth 2.
+            // `probcut::STATIC_REACH`), and is the test at depths 1 and 2.
             let stat = self.eval.evaluate_state(isa, state, p, o, moves);
             let high = beta.saturating_add(m);
             if high <= max_score
