@@ -14,16 +14,20 @@
 //! From depth 2 the shallow depth keeps the parity of the deep one: the
 //! evaluation of even and odd depths may differ by a side-to-move bias,
 //! which would then enter `σ`. The built-in weights are centred: on the
-//! 500 sample positions below, a 1-ply search reads 0.3 discs below the
+//! 500 sample positions (below), a 1-ply search reads 0.3 discs below the
 //! static evaluation (2.7 above it with the weights before the
-//! recentring), so depth 1 tests by the static evaluation too. `σ` is a linear model in the empties and both depths, fitted
-//! by `othello-probcut` (tools crate) on positions of real games: it
+//! recentring), so depth 1 tests by the static evaluation too.
+//!
+//! `σ` is a linear model in the empties and both depths, fitted by
+//! `othello-probcut` (tools crate) on positions of real games: it
 //! searches each to every depth up to 10 and fits the residuals of each
 //! (depth, shallow depth) pair; `weights/probcut-samples.txt` holds those
 //! samples (500 positions of WTHOR games, lines `i % 10 == 5`, with the
-//! built-in weights), so `othello-probcut fit weights/probcut-samples.txt`
-//! reproduces the constants below, and `othello-probcut sample` remakes the
-//! samples whenever the evaluation changes.
+//! built-in weights before their recentring, which leaves the pairs of one
+//! parity nearly alike), so `othello-probcut fit
+//! weights/probcut-samples.txt` reproduces the constants below, and
+//! `othello-probcut sample` remakes the samples whenever the evaluation
+//! changes.
 //!
 //! The exact and win/loss/draw solvers never use it: their scores stay exact.
 
