@@ -123,10 +123,8 @@ fn evaluation_choice_and_weight_loading() {
         let mut reference = Engine::new(1);
         reference.set_evaluator(Evaluator::Pattern(Arc::new(mobility_weights())));
         let game = othello::notation::parse_transcript::<S8>("f5d6c3").unwrap();
-        // As the C call searches (level -1): no selective cuts.
-        let mut lim = Limits::level(0).unwrap();
-        lim.depth = 4;
-        lim.selectivity = othello::search::probcut::EXACT_SELECTIVITY;
+        // The limits the C call (level -1, depth 4) searches with.
+        let lim = Limits::explicit(4, 0, 0).unwrap();
         let r = reference
             .search(game.position(), &lim, &AtomicBool::new(false), &mut |_| {})
             .unwrap();
