@@ -1,9 +1,11 @@
 //! The midgame search: negamax principal-variation search over an
 //! evaluation, with the transposition table and move ordering (hash move,
 //! then fastest-first with potential mobility and square values; from
-//! depth 4 the static evaluation of each move's position too). The
-//! evaluation updates itself move by move through its
-//! [`Evaluate::State`], carried down the recursion beside the position.
+//! depth 4 the static evaluation of each move's position too), selective
+//! by Multi-ProbCut ([`probcut`]) and, at the loosest setting, by
+//! late-move reductions. The evaluation updates itself move by move
+//! through its [`Evaluate::State`], carried down the recursion beside the
+//! position.
 //! Scores are in centi-discs ([`SCALE`] per disc); finished games score
 //! their exact result.
 //!
@@ -45,6 +47,34 @@ const EVAL_ORDER_DEPTH: u32 = 4;
 /// From this remaining depth on, with other threads, a move another thread
 /// is searching waits for last (see [`super::parallel`]).
 pub(crate) const DEFER_DEPTH: u32 = 3;
+
+/// Late-move reductions: at a null-window node of at least
+/// [`LATE_MOVE_MIN_DEPTH`] plies, the moves from the
+/// [`LATE_MOVE_INDEX`]-th on (0-based, in the node's order: hash move,
+/// then by the evaluation) are searched [`LATE_MOVE_REDUCTION`] plies
+/// shallower first, and in full only if that search does not fail low.
+/// Only at the loosest selectivity, the timed levels' (see
+/// [`reduces_late_moves`]). Two plies keep the leaves' parity, as
+/// ProbCut's shallow searches do. Measured on `benches/data/wthor-40.obf`
+/// at selectivity 0: depth 12 399,085 nodes instead of 551,283, depth 16
+/// 1,830,598 instead of 3,209,574. At equal time against NTest depth 16,
+/// 0.503 against 0.480 without (800 XOT games each); against depth 12,
+/// 0.475 against 0.481 (1,600) and 0.475 against 0.444 (800) in two runs
+/// (docs/benchmarks.md). One ply from the fourth move at depth 3: fewer
+/// nodes saved, 0.463 against 0.462.
+const LATE_MOVE_INDEX: usize = 3;
+/// See [`LATE_MOVE_INDEX`].
+const LATE_MOVE_MIN_DEPTH: u32 = 4;
+/// See [`LATE_MOVE_INDEX`].
+const LATE_MOVE_REDUCTION: u32 = 2;
+
+/// Whether a search with ProbCut's confidence `cut` reduces late moves:
+/// at the loosest selectivity only (`SELECTIVITY_T[0]`), so the fixed
+/// levels and every more careful setting search as before.
+#[inline]
+pub(crate) fn reduces_late_moves(cut: f32) -> bool {
+    cut <= probcut::SELECTIVITY_T[0]
+}
 
 /// A midgame searcher over one transposition table and an evaluation `E`.
 pub struct Searcher<'t, 'b, E> {
@@ -310,7 +340,7 @@ impl<E> Searcher<'_, '_, E> {
                     continue;
                 };
                 let cs = self.eval.play(state, x, f);
-                let score = self.child::<G, I>(isa, cp, co, &cs, depth, i == 0, alpha, beta);
+                let score = self.child::<G, I>(isa, cp, co, &cs, depth, i, alpha, beta);
                 deferral.done(claim);
                 let score = score?;
                 if score > best {
@@ -337,8 +367,10 @@ impl<E> Searcher<'_, '_, E> {
         Ok(best)
     }
 
-    /// The value of the move to (cp, co) for the side at the node: the first
-    /// move in the whole window, the others in a null window first.
+    /// The value of the move `i` (0-based, in the node's order) to (cp, co)
+    /// for the side at the node: the first move in the whole window, the
+    /// others in a null window first (late ones at a null-window node
+    /// reduced first, see [`LATE_MOVE_INDEX`]).
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     fn child<G: Geometry, I: Recursion>(
@@ -348,15 +380,26 @@ impl<E> Searcher<'_, '_, E> {
         co: G::B,
         cs: &E::State,
         depth: u32,
-        first: bool,
+        i: usize,
         alpha: i32,
         beta: i32,
     ) -> Result<i32, Abort>
     where
         E: Evaluate<G>,
     {
-        if first {
+        if i == 0 {
             return Ok(-isa.node::<G, E>(self, cp, co, cs, depth - 1, -beta, -alpha, false)?);
+        }
+        if i >= LATE_MOVE_INDEX
+            && depth >= LATE_MOVE_MIN_DEPTH
+            && beta - alpha == 1
+            && reduces_late_moves(self.cut)
+        {
+            let reduced = depth - 1 - LATE_MOVE_REDUCTION;
+            let s = -isa.node::<G, E>(self, cp, co, cs, reduced, -alpha - 1, -alpha, false)?;
+            if s <= alpha {
+                return Ok(s);
+            }
         }
         let s = -isa.node::<G, E>(self, cp, co, cs, depth - 1, -alpha - 1, -alpha, false)?;
         if s > alpha && s < beta {
@@ -671,6 +714,14 @@ mod tests {
             if let Some(isa) = Haswell::detect() {
                 assert_eq!(by(Some(isa), &eval, pos), dispatched, "{pos:?}");
             }
+        }
+    }
+
+    #[test]
+    fn only_the_loosest_selectivity_reduces_late_moves() {
+        assert!(reduces_late_moves(probcut::SELECTIVITY_T[0]));
+        for &t in &probcut::SELECTIVITY_T[1..] {
+            assert!(!reduces_late_moves(t), "t = {t}");
         }
     }
 
