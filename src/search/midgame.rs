@@ -72,7 +72,7 @@ const LATE_MOVE_REDUCTION: u32 = 2;
 /// at the loosest selectivity only (`SELECTIVITY_T[0]`), so the fixed
 /// levels and every more careful setting search as before.
 #[inline]
-pub(crate) fn reduces_late_moves(cut: f32) -> bool {
+fn reduces_late_moves(cut: f32) -> bool {
     cut <= probcut::SELECTIVITY_T[0]
 }
 
