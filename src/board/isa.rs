@@ -37,6 +37,23 @@ pub trait Isa: Copy {
     fn flips_and_replies<G: Geometry>(self, p: G::B, o: G::B, sq: u32) -> (G::B, G::B) {
         flips_then_moves::<G, _>(self, p, o, sq)
     }
+
+    /// The proof that this copy runs on AVX2 (x86-64-v3), for the kernels
+    /// outside the board that have an AVX2 form (the evaluation's weight
+    /// reads): `Some` in the [`Haswell`] and [`Avx512`] copies.
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    fn haswell(self) -> Option<Haswell> {
+        None
+    }
+
+    /// The proof that this copy runs on AVX-512, for such kernels with an
+    /// AVX-512 form: `Some` in the [`Avx512`] copy.
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    fn avx512(self) -> Option<Avx512> {
+        None
+    }
 }
 
 /// [`Isa::flips_and_replies`] by its parts.
@@ -133,7 +150,7 @@ impl Avx512 {
 /// trait object would not be.)
 #[cfg(target_arch = "x86_64")]
 macro_rules! isa_on_s8 {
-    ($isa:ident, $flips:ident) => {
+    ($isa:ident, $flips:ident, $avx512:expr) => {
         impl Isa for $isa {
             #[inline(always)]
             fn moves<G: Geometry>(self, p: G::B, o: G::B) -> G::B {
@@ -168,11 +185,23 @@ macro_rules! isa_on_s8 {
                 }
                 flips_then_moves::<G, _>(self, p, o, sq)
             }
+
+            #[inline(always)]
+            fn haswell(self) -> Option<Haswell> {
+                // A `$isa` CPU has the x86-64-v3 features (its `detect`
+                // checks them).
+                Some(Haswell(()))
+            }
+
+            #[inline(always)]
+            fn avx512(self) -> Option<Avx512> {
+                $avx512
+            }
         }
     };
 }
 
 #[cfg(target_arch = "x86_64")]
-isa_on_s8!(Haswell, avx2);
+isa_on_s8!(Haswell, avx2, None);
 #[cfg(target_arch = "x86_64")]
-isa_on_s8!(Avx512, avx512);
+isa_on_s8!(Avx512, avx512, Some(Avx512(())));

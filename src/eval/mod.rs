@@ -171,7 +171,7 @@ impl<G: Geometry> Evaluate<G> for Evaluator {
         if let Evaluator::Pattern(w) = self {
             if let (Some((p8, o8)), Some(m8)) = (on_s8::<G>(p, o), to_s8::<G>(moves)) {
                 if let Some(r8) = to_s8::<G>(isa.moves::<G>(o, p)) {
-                    return w.evaluate_state_with(s, Position::new(p8, o8), (m8, r8));
+                    return w.evaluate_state_with(isa, s, Position::new(p8, o8), (m8, r8));
                 }
             }
         }
