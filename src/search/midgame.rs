@@ -101,6 +101,19 @@ pub(crate) fn leaf<G: Geometry, E: Evaluate<G>, I: Isa>(
     p: G::B,
     o: G::B,
 ) -> i32 {
+    leaf_moving::<G, E, I>(isa, eval, state, p, o, isa.moves::<G>(p, o))
+}
+
+/// [`leaf`] given `moves`, the legal moves of `p`.
+#[inline]
+fn leaf_moving<G: Geometry, E: Evaluate<G>, I: Isa>(
+    isa: I,
+    eval: &E,
+    state: &E::State,
+    p: G::B,
+    o: G::B,
+    moves: G::B,
+) -> i32 {
     if p.is_zero() || o.is_zero() || (p | o) == G::ALL {
         terminal::<G>(p, o)
     } else if wipes_out::<G>(p, o) {
@@ -111,7 +124,6 @@ pub(crate) fn leaf<G: Geometry, E: Evaluate<G>, I: Isa>(
         // level 0's 47 losses in 400 games against the 1986 program.
         G::SQUARES as i32 * SCALE
     } else {
-        let moves = isa.moves::<G>(p, o);
         if !moves.is_zero() {
             return eval.evaluate_state(isa, state, p, o, moves);
         }
@@ -264,11 +276,21 @@ impl<E> Searcher<'_, '_, E> {
         // folds away).
         if G::SQUARES as usize <= MAX_MOVES {
             let mut list = MoveList::<G::B, MAX_MOVES>::new();
+            if depth == 1 {
+                return self.search_frontier::<G, I, MAX_MOVES>(
+                    isa, p, o, state, &mut list, moves, hash_move, k, alpha, beta,
+                );
+            }
             self.search_moves::<G, I, MAX_MOVES>(
                 isa, p, o, state, &mut list, moves, hash_move, k, depth, alpha, beta,
             )
         } else {
             let mut list = MoveList::<G::B, MAX_MOVES_ANY>::new();
+            if depth == 1 {
+                return self.search_frontier::<G, I, MAX_MOVES_ANY>(
+                    isa, p, o, state, &mut list, moves, hash_move, k, alpha, beta,
+                );
+            }
             self.search_moves::<G, I, MAX_MOVES_ANY>(
                 isa, p, o, state, &mut list, moves, hash_move, k, depth, alpha, beta,
             )
@@ -361,10 +383,78 @@ impl<E> Searcher<'_, '_, E> {
                 break;
             }
         }
+        self.record(k, depth, best, best_sq, alpha0, beta0);
+        Ok(best)
+    }
+
+    /// A node one ply above the leaves, as [`Searcher::search_moves`]
+    /// would search it, cheaper: each move's flips and the replies it
+    /// leaves come at once, key the move fastest-first (the hash move
+    /// first) and are the leaf's moves, and each leaf, whose value no
+    /// window changes, is valued once (no null-window search and
+    /// re-search).
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn search_frontier<G: Geometry, I: Recursion, const CAP: usize>(
+        &mut self,
+        isa: I,
+        p: G::B,
+        o: G::B,
+        state: &E::State,
+        list: &mut MoveList<G::B, CAP>,
+        moves: G::B,
+        hash_move: u16,
+        k: Key,
+        mut alpha: i32,
+        beta: i32,
+    ) -> Result<i32, Abort>
+    where
+        E: Evaluate<G>,
+    {
+        let mut replies = [G::B::ZERO; CAP];
+        for (i, x) in moves.squares().enumerate() {
+            let (f, r) = isa.flips_and_replies::<G>(p, o, x);
+            list.push(x, f);
+            replies[i] = r;
+            let key = if x as u16 == hash_move {
+                i32::MIN
+            } else {
+                replies_key::<G>(r, o ^ f, p ^ f ^ G::B::bit(x), x)
+            };
+            list.set_key(i, key);
+        }
+        let (alpha0, beta0) = (alpha, beta);
+        let mut best = -INF;
+        let mut best_sq = NO_MOVE;
+        for i in 0..list.len() {
+            let j = list.select_index(i);
+            let (x, f) = list.as_slice()[j];
+            let (cp, co) = (o ^ f, p ^ f ^ G::B::bit(x));
+            self.budget.tick()?;
+            let cs = self.eval.play(state, x, f);
+            let score = -leaf_moving::<G, E, I>(isa, self.eval, &cs, cp, co, replies[j]);
+            if score > best {
+                best = score;
+                best_sq = x as u16;
+                if score > alpha {
+                    alpha = score;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        self.record(k, 1, best, best_sq, alpha0, beta0);
+        Ok(best)
+    }
+
+    /// Stores the result `best` (by the move `best_sq`) of the search of
+    /// `depth` plies within (alpha0, beta0) under the node's key `k`.
+    #[inline(always)]
+    fn record(&self, k: Key, depth: u32, best: i32, best_sq: u16, alpha0: i32, beta0: i32) {
         let (lo, hi) = bounds(best, alpha0, beta0, INF);
         self.table
             .store(k, depth.min(255) as u8, false, lo, hi, best_sq);
-        Ok(best)
     }
 
     /// The value of the move `i` (0-based, in the node's order) to (cp, co)

@@ -78,16 +78,24 @@ impl<B: Bits, const CAP: usize> MoveList<B, CAP> {
         self.keys[i] = key.max(-KEY_RANGE) * CAP as i32 + i as i32;
     }
 
-    /// The move to search `i`-th: the one taken `i`-th if there was one
-    /// (a second pass over the list), else the untaken move of lowest key
-    /// (the first of equal keys, in the order of `push`), now taken. The
-    /// lowest key is found by comparing whole vectors of keys, with no
-    /// unpredictable branch: most nodes that cut do so on their first move
-    /// or two, so a sort would do work that is never used.
+    /// The move to search `i`-th (see [`MoveList::select_index`]).
     #[inline(always)]
     pub fn select(&mut self, i: usize) -> (u32, B) {
+        let j = self.select_index(i);
+        self.as_slice()[j]
+    }
+
+    /// The index (in the order of `push`) of the move to search `i`-th:
+    /// the one taken `i`-th if there was one (a second pass over the
+    /// list), else the untaken move of lowest key (the first of equal
+    /// keys, in the order of `push`), now taken. The lowest key is found
+    /// by comparing whole vectors of keys, with no unpredictable branch:
+    /// most nodes that cut do so on their first move or two, so a sort
+    /// would do work that is never used.
+    #[inline(always)]
+    pub fn select_index(&mut self, i: usize) -> usize {
         if i < self.taken_len {
-            return self.as_slice()[self.taken[i] as usize];
+            return self.taken[i] as usize;
         }
         debug_assert!(i == self.taken_len && i < self.len);
         let mut low = [TAKEN; LANES];
@@ -104,7 +112,7 @@ impl<B: Bits, const CAP: usize> MoveList<B, CAP> {
         self.keys[j] = TAKEN;
         self.taken[i] = j as u8;
         self.taken_len = i + 1;
-        self.as_slice()[j]
+        j
     }
 
     /// Whether the `i`-th move pushed has been taken by
