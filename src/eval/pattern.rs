@@ -336,11 +336,17 @@ struct Deltas {
     /// `offsets[i]`: where placement `i`'s table starts in a stage's
     /// weights; 0 past the last placement.
     offsets: [u32; STATE_LANES],
+    /// `last[i]`: the last weight of placement `i`'s table, 0 past the
+    /// last placement: the vector reads stop there whatever the state.
+    last: [u32; STATE_LANES],
     /// `live[i]`: -1 (all bits) for the placements, 0 past the last: the
     /// mask of the vector reads.
     live: [i32; STATE_LANES],
     /// The number of placements.
     lanes: usize,
+    /// The furthest weight a vector read touches: one past the largest
+    /// `last`.
+    reach: usize,
 }
 
 impl std::fmt::Debug for Deltas {
@@ -358,8 +364,10 @@ impl Deltas {
         let mut d = Box::new(Deltas {
             rows: [[0; STATE_LANES]; 64],
             offsets: [0; STATE_LANES],
+            last: [0; STATE_LANES],
             live: [0; STATE_LANES],
             lanes: instances.len(),
+            reach: 0,
         });
         for (i, inst) in instances.iter().enumerate() {
             for (sq, row) in d.rows.iter_mut().enumerate() {
@@ -369,7 +377,9 @@ impl Deltas {
                 }
             }
             d.offsets[i] = inst.offset;
+            d.last[i] = inst.offset + 3u32.pow(inst.mask.count_ones()) - 1;
             d.live[i] = -1;
+            d.reach = d.reach.max(d.last[i] as usize + 1);
         }
         Some(d)
     }
@@ -393,30 +403,21 @@ impl Deltas {
     #[inline(always)]
     fn weights<I: Isa>(&self, isa: I, w: &[i16], configs: &[u16; STATE_LANES]) -> i32 {
         // The vector kernels read 32 bits, the weight and the one after
-        // it, unchecked: the configurations of a state are within their
-        // placements' tables, and every table has a weight after it (the
-        // mobility tables follow the patterns').
+        // it, unchecked: each placement's index is held to its table (the
+        // configurations of a state made by `state` and `play` are within
+        // it anyway), and every table has a weight after it (the mobility
+        // tables follow the patterns'), all within a stage of `len`.
+        assert!(self.reach < w.len(), "a stage's weights hold every table");
         #[cfg(target_arch = "x86_64")]
         if let Some(v4) = isa.avx512() {
-            debug_assert!(self.reads_within(w, configs));
             // SAFETY: `v4` proves the CPU has AVX-512 F; the reads are
             // within `w` (above).
-            return unsafe { weights_gather16(v4, w.as_ptr(), &self.offsets, configs, self.lanes) };
+            return unsafe { weights_gather16(v4, w.as_ptr(), self, configs) };
         }
         #[cfg(target_arch = "x86_64")]
         if let Some(v3) = isa.haswell() {
-            debug_assert!(self.reads_within(w, configs));
             // SAFETY: as above, with AVX2.
-            return unsafe {
-                weights_gather8(
-                    v3,
-                    w.as_ptr(),
-                    &self.offsets,
-                    &self.live,
-                    configs,
-                    self.lanes,
-                )
-            };
+            return unsafe { weights_gather8(v3, w.as_ptr(), self, configs) };
         }
         let _ = isa;
         self.offsets[..self.lanes]
@@ -425,95 +426,85 @@ impl Deltas {
             .map(|(&at, &c)| w[at as usize + c as usize] as i32)
             .sum()
     }
-
-    /// Whether the vector kernels' reads for `configs` (each weight and
-    /// the one after it) lie within `w`.
-    fn reads_within(&self, w: &[i16], configs: &[u16; STATE_LANES]) -> bool {
-        self.offsets
-            .iter()
-            .zip(configs)
-            .all(|(&at, &c)| at as usize + c as usize + 1 < w.len())
-    }
 }
 
-/// The sum of `w[offsets[i] + configs[i]]` over the first `lanes` of the
-/// lanes, sixteen a gather.
+/// The sum over `d`'s placements of `w[offsets[i] + configs[i]]`, each
+/// index held to `last[i]`, sixteen placements a gather.
 ///
 /// # Safety
-/// `w` holds the weights at and after every index read.
+/// `w` holds the weights at and after every `last` (up to `d.reach`).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f")]
 #[inline]
 unsafe fn weights_gather16(
     _v4: Avx512,
     w: *const i16,
-    offsets: &[u32; STATE_LANES],
+    d: &Deltas,
     configs: &[u16; STATE_LANES],
-    lanes: usize,
 ) -> i32 {
     use std::arch::x86_64::*;
     let mut acc = _mm512_setzero_si512();
     let mut l = 0;
-    while l < lanes {
-        let mask: __mmask16 = if lanes - l >= 16 {
+    while l < d.lanes {
+        let mask: __mmask16 = if d.lanes - l >= 16 {
             !0
         } else {
-            (1 << (lanes - l)) - 1
+            (1 << (d.lanes - l)) - 1
         };
-        // SAFETY: `l + 16 <= STATE_LANES` (a multiple of 16).
-        let (c, at) = unsafe {
+        // SAFETY: `l + 16 <= STATE_LANES` (a multiple of 16), so the loads
+        // stay within the arrays.
+        let (c, at, last) = unsafe {
             (
                 _mm512_cvtepu16_epi32(_mm256_loadu_si256(configs.as_ptr().add(l).cast())),
-                _mm512_loadu_si512(offsets.as_ptr().add(l).cast()),
+                _mm512_loadu_si512(d.offsets.as_ptr().add(l).cast()),
+                _mm512_loadu_si512(d.last.as_ptr().add(l).cast()),
             )
         };
-        let idx = _mm512_add_epi32(at, c);
-        // SAFETY: the caller's promise.
+        let idx = _mm512_min_epu32(_mm512_add_epi32(at, c), last);
+        // SAFETY: the caller's promise: the 32 bits at `w + idx` (in i16
+        // units) are weights of `w`.
         let pair = unsafe {
             _mm512_mask_i32gather_epi32::<2>(_mm512_setzero_si512(), mask, idx, w.cast())
         };
+        // The low 16 bits are the weight, sign-extended.
         acc = _mm512_add_epi32(acc, _mm512_srai_epi32::<16>(_mm512_slli_epi32::<16>(pair)));
         l += 16;
     }
     _mm512_reduce_add_epi32(acc)
 }
 
-/// The sum of `w[offsets[i] + configs[i]]` over the first `lanes` of the
-/// lanes, eight a gather; `live` masks the lanes past the last.
+/// [`weights_gather16`] eight placements a gather, on AVX2.
 ///
 /// # Safety
-/// `w` holds the weights at and after every index read.
+/// As [`weights_gather16`]'s.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 #[inline]
 unsafe fn weights_gather8(
     _v3: Haswell,
     w: *const i16,
-    offsets: &[u32; STATE_LANES],
-    live: &[i32; STATE_LANES],
+    d: &Deltas,
     configs: &[u16; STATE_LANES],
-    lanes: usize,
 ) -> i32 {
     use std::arch::x86_64::*;
     let mut acc = _mm256_setzero_si256();
     let mut l = 0;
-    while l < lanes {
+    while l < d.lanes {
         // SAFETY: `l + 8 <= STATE_LANES` (a multiple of 8), so the loads
         // stay within the arrays.
-        let (c, at, mask) = unsafe {
+        let (c, at, last, live) = unsafe {
             (
                 _mm256_cvtepu16_epi32(_mm_loadu_si128(configs.as_ptr().add(l).cast())),
-                _mm256_loadu_si256(offsets.as_ptr().add(l).cast()),
-                _mm256_loadu_si256(live.as_ptr().add(l).cast()),
+                _mm256_loadu_si256(d.offsets.as_ptr().add(l).cast()),
+                _mm256_loadu_si256(d.last.as_ptr().add(l).cast()),
+                _mm256_loadu_si256(d.live.as_ptr().add(l).cast()),
             )
         };
-        let idx = _mm256_add_epi32(at, c);
-        // SAFETY: the caller's promise: the 32 bits at `w + idx` (in i16
-        // units) are weights of `w`.
+        let idx = _mm256_min_epu32(_mm256_add_epi32(at, c), last);
+        // SAFETY: as in `weights_gather16`.
         let pair = unsafe {
-            _mm256_mask_i32gather_epi32::<2>(_mm256_setzero_si256(), w.cast(), idx, mask)
+            _mm256_mask_i32gather_epi32::<2>(_mm256_setzero_si256(), w.cast(), idx, live)
         };
-        // The low 16 bits are the weight, sign-extended.
         acc = _mm256_add_epi32(acc, _mm256_srai_epi32::<16>(_mm256_slli_epi32::<16>(pair)));
         l += 8;
     }
@@ -1346,6 +1337,40 @@ mod tests {
                 }
             }
             assert!(plies > 3000 && passes > 5, "{plies} plies, {passes} passes");
+        }
+    }
+
+    /// Configurations no position has (a state made from wrong flips)
+    /// are read within their tables by the vector kernels: each index is
+    /// held to its table's last weight.
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn the_vector_reads_stay_within_each_table() {
+        for w in [
+            random_weights(21),
+            random_weights_with(Layout::extended(), 22),
+        ] {
+            let d = w.layout().deltas.as_ref().unwrap();
+            let stage = w.stage(0);
+            let mut rng = Rng::new(23);
+            for _ in 0..200 {
+                let mut configs = [0u16; STATE_LANES];
+                for c in configs.iter_mut() {
+                    *c = rng.below(1 << 16) as u16;
+                }
+                let expected: i32 = (0..d.lanes)
+                    .map(|i| {
+                        let at = (d.offsets[i] + configs[i] as u32).min(d.last[i]);
+                        stage[at as usize] as i32
+                    })
+                    .sum();
+                if let Some(v3) = Haswell::detect() {
+                    assert_eq!(d.weights(v3, stage, &configs), expected);
+                }
+                if let Some(v4) = Avx512::detect() {
+                    assert_eq!(d.weights(v4, stage, &configs), expected);
+                }
+            }
         }
     }
 
