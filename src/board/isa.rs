@@ -46,14 +46,6 @@ pub trait Isa: Copy {
     fn haswell(self) -> Option<Haswell> {
         None
     }
-
-    /// The proof that this copy runs on AVX-512, for such kernels with an
-    /// AVX-512 form: `Some` in the [`Avx512`] copy.
-    #[cfg(target_arch = "x86_64")]
-    #[inline(always)]
-    fn avx512(self) -> Option<Avx512> {
-        None
-    }
 }
 
 /// [`Isa::flips_and_replies`] by its parts.
@@ -150,7 +142,7 @@ impl Avx512 {
 /// trait object would not be.)
 #[cfg(target_arch = "x86_64")]
 macro_rules! isa_on_s8 {
-    ($isa:ident, $flips:ident, $avx512:expr) => {
+    ($isa:ident, $flips:ident) => {
         impl Isa for $isa {
             #[inline(always)]
             fn moves<G: Geometry>(self, p: G::B, o: G::B) -> G::B {
@@ -192,16 +184,11 @@ macro_rules! isa_on_s8 {
                 // checks them).
                 Some(Haswell(()))
             }
-
-            #[inline(always)]
-            fn avx512(self) -> Option<Avx512> {
-                $avx512
-            }
         }
     };
 }
 
 #[cfg(target_arch = "x86_64")]
-isa_on_s8!(Haswell, avx2, None);
+isa_on_s8!(Haswell, avx2);
 #[cfg(target_arch = "x86_64")]
-isa_on_s8!(Avx512, avx512, Some(Avx512(())));
+isa_on_s8!(Avx512, avx512);

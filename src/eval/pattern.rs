@@ -38,8 +38,8 @@
 //! [`PatternWeights::play`] adds each placed and flipped square's powers of
 //! 3 (a precomputed row of [`STATE_LANES`] per square, a few vector adds),
 //! and [`PatternWeights::evaluate_state`] reads the weights alone (in the
-//! search's AVX2 and AVX-512 copies by gathers, eight or sixteen
-//! placements at a time: 1.2x the search's nodes per second). The value
+//! search's AVX2 and AVX-512 copies by AVX2 gathers, eight placements
+//! at a time: 1.2x the search's nodes per second). The value
 //! is the same as from scratch, so fixed-depth searches visit the same
 //! nodes; sets of more than [`STATE_LANES`] placements evaluate from
 //! scratch.
@@ -60,7 +60,7 @@
 //! - an FNV-1a 64 checksum (u64) of every byte before it.
 
 #[cfg(target_arch = "x86_64")]
-use crate::board::isa::{Avx512, Haswell};
+use crate::board::isa::Haswell;
 use crate::board::isa::{Isa, Portable};
 use crate::board::s8::moves_of;
 use crate::board::Bits;
@@ -409,14 +409,9 @@ impl Deltas {
         // tables follow the patterns'), all within a stage of `len`.
         assert!(self.reach < w.len(), "a stage's weights hold every table");
         #[cfg(target_arch = "x86_64")]
-        if let Some(v4) = isa.avx512() {
-            // SAFETY: `v4` proves the CPU has AVX-512 F; the reads are
-            // within `w` (above).
-            return unsafe { weights_gather16(v4, w.as_ptr(), self, configs) };
-        }
-        #[cfg(target_arch = "x86_64")]
         if let Some(v3) = isa.haswell() {
-            // SAFETY: as above, with AVX2.
+            // SAFETY: `v3` proves the CPU has AVX2 (the AVX-512 copy's
+            // too); the reads are within `w` (above).
             return unsafe { weights_gather8(v3, w.as_ptr(), self, configs) };
         }
         let _ = isa;
@@ -429,54 +424,10 @@ impl Deltas {
 }
 
 /// The sum over `d`'s placements of `w[offsets[i] + configs[i]]`, each
-/// index held to `last[i]`, sixteen placements a gather.
+/// index held to `last[i]`, eight placements a gather, on AVX2.
 ///
 /// # Safety
 /// `w` holds the weights at and after every `last` (up to `d.reach`).
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f")]
-#[inline]
-unsafe fn weights_gather16(
-    _v4: Avx512,
-    w: *const i16,
-    d: &Deltas,
-    configs: &[u16; STATE_LANES],
-) -> i32 {
-    use std::arch::x86_64::*;
-    let mut acc = _mm512_setzero_si512();
-    let mut l = 0;
-    while l < d.lanes {
-        let mask: __mmask16 = if d.lanes - l >= 16 {
-            !0
-        } else {
-            (1 << (d.lanes - l)) - 1
-        };
-        // SAFETY: `l + 16 <= STATE_LANES` (a multiple of 16), so the loads
-        // stay within the arrays.
-        let (c, at, last) = unsafe {
-            (
-                _mm512_cvtepu16_epi32(_mm256_loadu_si256(configs.as_ptr().add(l).cast())),
-                _mm512_loadu_si512(d.offsets.as_ptr().add(l).cast()),
-                _mm512_loadu_si512(d.last.as_ptr().add(l).cast()),
-            )
-        };
-        let idx = _mm512_min_epu32(_mm512_add_epi32(at, c), last);
-        // SAFETY: the caller's promise: the 32 bits at `w + idx` (in i16
-        // units) are weights of `w`.
-        let pair = unsafe {
-            _mm512_mask_i32gather_epi32::<2>(_mm512_setzero_si512(), mask, idx, w.cast())
-        };
-        // The low 16 bits are the weight, sign-extended.
-        acc = _mm512_add_epi32(acc, _mm512_srai_epi32::<16>(_mm512_slli_epi32::<16>(pair)));
-        l += 16;
-    }
-    _mm512_reduce_add_epi32(acc)
-}
-
-/// [`weights_gather16`] eight placements a gather, on AVX2.
-///
-/// # Safety
-/// As [`weights_gather16`]'s.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 #[inline]
@@ -501,10 +452,12 @@ unsafe fn weights_gather8(
             )
         };
         let idx = _mm256_min_epu32(_mm256_add_epi32(at, c), last);
-        // SAFETY: as in `weights_gather16`.
+        // SAFETY: the caller's promise: the 32 bits at `w + idx` (in i16
+        // units) are weights of `w`.
         let pair = unsafe {
             _mm256_mask_i32gather_epi32::<2>(_mm256_setzero_si256(), w.cast(), idx, live)
         };
+        // The low 16 bits are the weight, sign-extended.
         acc = _mm256_add_epi32(acc, _mm256_srai_epi32::<16>(_mm256_slli_epi32::<16>(pair)));
         l += 8;
     }
@@ -1180,6 +1133,8 @@ impl PatternWeights {
 #[cfg(test)]
 mod tests {
     use super::*;
+    #[cfg(target_arch = "x86_64")]
+    use crate::board::isa::Avx512;
     use crate::board::S8;
 
     fn random_positions(seed: u64, games: usize) -> Vec<Position> {
