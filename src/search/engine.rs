@@ -9,7 +9,7 @@ use super::endgame::Solver;
 pub use super::limits::*;
 use super::midgame::{Searcher, DEFER_DEPTH, INF};
 use super::parallel::{resolve_threads, Busy, Deferral, Team};
-use super::probcut;
+use super::probcut::{self, EXACT_SELECTIVITY};
 use super::table::{bounds, key, Table, NO_MOVE};
 use super::timing::Plan;
 use super::{Abort, Budget};
@@ -445,7 +445,10 @@ impl Engine {
             Some(_) if forced => (1, None),
             // Past the empties the midgame search sees the same tree (a
             // selective solve).
-            Some(_) => (limits.depth.min(empties.max(1)), None),
+            Some(_) => (
+                limits.depth.min(empties.max(1)) + ladder_len(limits, empties),
+                None,
+            ),
         };
         let mut score = 0;
         let mut finished = true;
@@ -454,7 +457,14 @@ impl Engine {
                 let nodes = budget.total();
                 let kind = plan.solve_that_fits(empties, exact_allowed, wld_allowed, nodes);
                 if let Some(exact) = kind {
-                    if depth > presearch || !plan.solve_fits_after_next(empties, exact, nodes) {
+                    // A solve that fits starts after the presearch, or
+                    // under a time limit as late as it still fits: the
+                    // time it leaves over would be lost, and a solve that
+                    // takes longer than predicted and is stopped then
+                    // leaves the move of a deeper search.
+                    let deepen = plan.solve_fits_after_next(empties, exact, nodes)
+                        && (depth <= presearch || plan.spends_all());
+                    if !deepen {
                         solve = Some(exact);
                         break;
                     }
@@ -473,8 +483,22 @@ impl Engine {
             let all = limits.randomness > 0;
             let began = Instant::now();
             let mut better = None;
-            let iteration =
-                self.iterate(pos, depth, score, &mut root, budget, all, busy, &mut better);
+            let cut = if depth > empties {
+                ladder_cut(limits, depth - empties)
+            } else {
+                self.cut
+            };
+            let iteration = self.iterate(
+                pos,
+                depth,
+                score,
+                &mut root,
+                budget,
+                all,
+                busy,
+                &mut better,
+                cut,
+            );
             let Ok(s) = iteration else {
                 // A move the unfinished iteration proved better than the
                 // last one's best is the better choice.
@@ -492,7 +516,7 @@ impl Engine {
             score = s;
             result.best = Some(root[0].0);
             result.score = s;
-            result.depth = depth;
+            result.depth = depth.min(empties.max(1));
             result.pv = self.principal_variation(pos, result.best, depth as usize + 1);
             progress(&result.progress(budget.total(), start.elapsed()));
         }
@@ -573,6 +597,7 @@ impl Engine {
         all: bool,
         busy: Option<&Busy>,
         better: &mut Option<u32>,
+        cut: f32,
     ) -> Result<i32, Abort> {
         let mut window = SCALE / 2;
         let (mut lo, mut hi) = if depth <= 2 || all {
@@ -581,9 +606,7 @@ impl Engine {
             (guess - window, guess + window)
         };
         loop {
-            let s = self.root_search(
-                pos, depth, lo, hi, root, budget, all, busy, better, self.cut,
-            )?;
+            let s = self.root_search(pos, depth, lo, hi, root, budget, all, busy, better, cut)?;
             if s <= lo && lo > -INF {
                 window *= 4;
                 lo = (s - window).max(-INF);
@@ -869,6 +892,26 @@ where
     }
 }
 
+/// The iterations a timed search runs past its empties: its midgame
+/// search at `empties` plies is a selective solve, which each of them
+/// repeats one selectivity more confident, up to the most careful
+/// selective setting (the exact solve is the solver's). At each the
+/// table's entries of the one before are a ply short, so they order the
+/// moves without deciding the new search's values.
+fn ladder_len(limits: &Limits, empties: u32) -> u32 {
+    if limits.depth >= empties {
+        (EXACT_SELECTIVITY - 1).saturating_sub(limits.timed_selectivity)
+    } else {
+        0
+    }
+}
+
+/// The confidence of the `step`-th iteration past the empties (from 1).
+fn ladder_cut(limits: &Limits, step: u32) -> f32 {
+    let sel = (limits.timed_selectivity + step).min(EXACT_SELECTIVITY - 1);
+    probcut::SELECTIVITY_T[sel as usize]
+}
+
 fn budget<'a>(stop: &'a AtomicBool, limits: &Limits, deadline: Option<Instant>) -> Budget<'a> {
     let mut budget = Budget::new(stop);
     budget.node_limit = if limits.node_limit == 0 {
@@ -995,6 +1038,41 @@ mod tests {
             }
             assert_eq!(solved[0], solved[1]);
         }
+    }
+
+    #[test]
+    fn past_its_empties_a_timed_search_grows_more_confident_short_of_exact() {
+        let level = Limits::level(60).unwrap();
+        assert_eq!(ladder_len(&level, 20), EXACT_SELECTIVITY - 1);
+        let cuts: Vec<f32> = (1..=ladder_len(&level, 20))
+            .map(|step| ladder_cut(&level, step))
+            .collect();
+        assert!(cuts.windows(2).all(|w| w[0] < w[1]), "{cuts:?}");
+        assert!(cuts.iter().all(|c| c.is_finite()));
+        assert!(cuts[0] > probcut::SELECTIVITY_T[level.timed_selectivity as usize]);
+        // Not for a search that cannot reach the empties, nor for one that
+        // is exact to its depth.
+        assert_eq!(ladder_len(&Limits::level(10).unwrap(), 20), 0);
+        assert_eq!(ladder_len(&Limits::explicit(20, 0, 0).unwrap(), 20), 0);
+    }
+
+    #[test]
+    fn a_timed_search_past_its_empties_reports_their_depth() {
+        use crate::board::testing::random_position;
+        let stop = AtomicBool::new(false);
+        let mut rng = crate::rng::Rng::new(5);
+        let pos = random_position::<S8>(&mut rng, 12).expect("a position");
+        let mut limits = Limits::level(60).unwrap();
+        limits.book = false;
+        // No solve allowed: the midgame search goes past the empties.
+        (limits.exact_empties, limits.wld_empties) = (0, 0);
+        limits.time = Some(Duration::from_secs(30));
+        let r = Engine::new(8)
+            .search(pos, &limits, &stop, &mut |_| {})
+            .unwrap();
+        assert_eq!(r.depth, 12);
+        assert!(!r.exact && !r.stopped);
+        assert!(pos.legal_moves().has(r.best.unwrap()));
     }
 
     #[test]

@@ -183,6 +183,12 @@ impl Plan {
         self.fits(self.solve_time(empties, exact, nodes) + self.next_iteration_time())
     }
 
+    /// Whether the time a search leaves over is lost (a time limit), so
+    /// that it is better spent before a solve than saved (a clock).
+    pub fn spends_all(&self) -> bool {
+        self.spend_all
+    }
+
     fn solve_time(&self, empties: u32, exact: bool, nodes: u64) -> Duration {
         let share = if exact { 1.0 } else { WLD_SHARE };
         let solve_nodes = share * grown(SOLVE_NODES_AT, SOLVE_NODES_GROWTH, empties);
@@ -272,6 +278,10 @@ mod tests {
         limits.clock = Some(clock(300, 0));
         let plan = Plan::new(&limits, 40, start).unwrap();
         assert!(plan.deadline().unwrap() < start + Duration::from_millis(99));
+        // A clock keeps what a move saves; a time limit does not.
+        assert!(!plan.spends_all());
+        limits.clock = None;
+        assert!(Plan::new(&limits, 40, start).unwrap().spends_all());
         assert!(Plan::new(&Limits::level(20).unwrap(), 40, start).is_none());
     }
 
