@@ -443,8 +443,9 @@ impl Engine {
             None => (limits.depth, None),
             // A forced move: nothing to think about.
             Some(_) if forced => (1, None),
-            // Past the empties the midgame search sees the same tree (a
-            // selective solve).
+            // At the empties the midgame search sees the same tree as a
+            // solve (a selective one); past them it repeats it more
+            // confidently (`ladder_len`).
             Some(_) => (
                 limits.depth.min(empties.max(1)) + ladder_len(limits, empties),
                 None,
@@ -457,14 +458,7 @@ impl Engine {
                 let nodes = budget.total();
                 let kind = plan.solve_that_fits(empties, exact_allowed, wld_allowed, nodes);
                 if let Some(exact) = kind {
-                    // A solve that fits starts after the presearch, or
-                    // under a time limit as late as it still fits: the
-                    // time it leaves over would be lost, and a solve that
-                    // takes longer than predicted and is stopped then
-                    // leaves the move of a deeper search.
-                    let deepen = plan.solve_fits_after_next(empties, exact, nodes)
-                        && (depth <= presearch || plan.spends_all());
-                    if !deepen {
+                    if plan.solve_starts_now(empties, exact, nodes, depth > presearch) {
                         solve = Some(exact);
                         break;
                     }
@@ -965,7 +959,6 @@ fn solve_with_aspiration<G: Geometry, E: Evaluate<G>>(
 mod tests {
     use super::*;
     use crate::board::*;
-    use crate::search::probcut::EXACT_SELECTIVITY;
 
     fn exact_limits() -> Limits {
         let mut l = Limits::level(0).unwrap();

@@ -179,14 +179,24 @@ impl Plan {
     }
 
     /// Whether a solve still fits after one more iteration.
-    pub fn solve_fits_after_next(&self, empties: u32, exact: bool, nodes: u64) -> bool {
+    fn solve_fits_after_next(&self, empties: u32, exact: bool, nodes: u64) -> bool {
         self.fits(self.solve_time(empties, exact, nodes) + self.next_iteration_time())
     }
 
-    /// Whether the time a search leaves over is lost (a time limit), so
-    /// that it is better spent before a solve than saved (a clock).
-    pub fn spends_all(&self) -> bool {
-        self.spend_all
+    /// Whether a solve that fits starts now rather than after one more
+    /// midgame iteration: when it would no longer fit after that
+    /// iteration, or on a clock (which keeps what a move saves) once the
+    /// midgame search is `past_presearch`. Under a time limit the time a
+    /// solve leaves over is lost, so the solve starts as late as it fits,
+    /// and one the time stops then leaves a deeper search's move.
+    pub fn solve_starts_now(
+        &self,
+        empties: u32,
+        exact: bool,
+        nodes: u64,
+        past_presearch: bool,
+    ) -> bool {
+        !self.solve_fits_after_next(empties, exact, nodes) || (past_presearch && !self.spend_all)
     }
 
     fn solve_time(&self, empties: u32, exact: bool, nodes: u64) -> Duration {
@@ -278,10 +288,18 @@ mod tests {
         limits.clock = Some(clock(300, 0));
         let plan = Plan::new(&limits, 40, start).unwrap();
         assert!(plan.deadline().unwrap() < start + Duration::from_millis(99));
-        // A clock keeps what a move saves; a time limit does not.
-        assert!(!plan.spends_all());
+        // A clock keeps what a move saves: past the presearch, a solve
+        // that fits starts at once. A time limit does not: the solve waits
+        // for as long as it still fits after another iteration.
+        assert!(plan.solve_fits_after_next(10, true, 0));
+        assert!(plan.solve_starts_now(10, true, 0, true));
+        assert!(!plan.solve_starts_now(10, true, 0, false));
         limits.clock = None;
-        assert!(Plan::new(&limits, 40, start).unwrap().spends_all());
+        let plan = Plan::new(&limits, 40, start).unwrap();
+        assert!(!plan.solve_starts_now(10, true, 0, true));
+        assert!(!plan.solve_starts_now(10, true, 0, false));
+        assert!(!plan.solve_fits_after_next(40, true, 0));
+        assert!(plan.solve_starts_now(40, true, 0, false));
         assert!(Plan::new(&Limits::level(20).unwrap(), 40, start).is_none());
     }
 
