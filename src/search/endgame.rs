@@ -19,6 +19,7 @@
 use super::midgame::Searcher;
 use super::moves::MoveList;
 use super::parallel::{Busy, Deferral};
+use super::probcut;
 use super::table::{bounds, key, key_of, Table, NO_MOVE};
 use super::{Abort, Budget};
 use crate::board::geometry::SquareOrder;
@@ -27,7 +28,7 @@ use crate::board::isa::{Avx512, Haswell};
 use crate::board::isa::{Isa, Portable};
 use crate::board::position::distinct_moves;
 use crate::board::{final_score, Bits, Geometry, Position};
-use crate::eval::Evaluate;
+use crate::eval::{Evaluate, SCALE};
 
 /// Above this many empties the solver generates and orders moves.
 /// Measured on 8x8 against 6: FFO 40-49 -5.0% nodes, the time even; 20
@@ -305,6 +306,21 @@ pub struct Solver<'t, 'b, E> {
     pub eval: &'t E,
     /// The positions other threads are solving (None: one thread).
     pub busy: Option<&'t Busy>,
+    /// None: the solve is exact. Some: a selective solve (see
+    /// [`Selective`]).
+    pub selective: Option<Selective>,
+}
+
+/// A selective solve: Multi-ProbCut at the deep nodes, as the midgame
+/// search's (see [`probcut::endgame_margin`]), at the confidence `t`. Its
+/// results are no proof: they go to the table as midgame entries, at the
+/// depth of a midgame search that goes `extra` plies past the empties
+/// (the midgame search hands over to this solver from such a depth), and
+/// only entries at least that deep (or solved) decide its values.
+#[derive(Clone, Copy, Debug)]
+pub struct Selective {
+    pub t: f32,
+    pub extra: u32,
 }
 
 impl<E> Solver<'_, '_, E> {
@@ -634,8 +650,19 @@ impl<E> Solver<'_, '_, E> {
         if use_hash {
             self.table.prefetch(k);
             if let Some(e) = self.table.probe(k) {
-                if e.solved() {
-                    let (lo, hi) = (e.lower as i32, e.upper as i32);
+                let bounds = if e.solved() {
+                    Some((e.lower as i32, e.upper as i32))
+                } else {
+                    self.selective
+                        .filter(|sel| e.depth as u32 >= n + sel.extra)
+                        .map(|_| {
+                            // Midgame bounds, in centi-discs, on a score
+                            // in whole discs.
+                            let lo = -((-(e.lower as i32)).div_euclid(SCALE));
+                            (lo, (e.upper as i32).div_euclid(SCALE))
+                        })
+                };
+                if let Some((lo, hi)) = bounds {
                     if lo >= beta || lo == hi {
                         return Ok(lo);
                     }
@@ -646,6 +673,11 @@ impl<E> Solver<'_, '_, E> {
                     beta = beta.min(hi);
                 }
                 hash_move = e.best;
+            }
+        }
+        if let Some(sel) = self.selective {
+            if let Some(cut) = self.probcut::<G>(p, o, n, sel, alpha, beta)? {
+                return Ok(cut);
             }
         }
         // A symmetric position (near the start) needs one move of each
@@ -743,9 +775,65 @@ impl<E> Solver<'_, '_, E> {
         }
         if use_hash {
             let (lo, hi) = bounds(best, alpha0, beta0, squares);
-            self.table.store(k, n.min(255) as u8, true, lo, hi, best_sq);
+            match self.selective {
+                None => self.table.store(k, n.min(255) as u8, true, lo, hi, best_sq),
+                Some(sel) => self.table.store(
+                    k,
+                    (n + sel.extra).min(255) as u8,
+                    false,
+                    lo * SCALE,
+                    hi * SCALE,
+                    best_sq,
+                ),
+            }
         }
         Ok(best)
+    }
+
+    /// Multi-ProbCut's test at a node of `n` empties of a selective solve:
+    /// `Some(beta)` when a shallow midgame search shows, with the
+    /// confidence `sel.t`, that the score reaches beta, `Some(alpha)` when
+    /// it shows that it stays at or below alpha, else None.
+    #[inline(always)]
+    fn probcut<G: Geometry>(
+        &mut self,
+        p: G::B,
+        o: G::B,
+        n: u32,
+        sel: Selective,
+        alpha: i32,
+        beta: i32,
+    ) -> Result<Option<i32>, Abort>
+    where
+        E: Evaluate<G>,
+    {
+        let Some((shallow, margin)) = probcut::endgame_margin(sel.t, n) else {
+            return Ok(None);
+        };
+        let squares = G::SQUARES as i32;
+        let mut searcher = Searcher {
+            table: self.table,
+            budget: self.budget,
+            eval: self.eval,
+            cut: sel.t,
+            busy: None,
+        };
+        let pos = Position::<G>::new(p, o);
+        let high = beta + margin;
+        if high <= squares {
+            let bound = high * SCALE;
+            if searcher.pvs(pos, shallow, bound - 1, bound)? >= bound {
+                return Ok(Some(beta));
+            }
+        }
+        let low = alpha - margin;
+        if low >= -squares {
+            let bound = low * SCALE;
+            if searcher.pvs(pos, shallow, bound, bound + 1)? <= bound {
+                return Ok(Some(alpha));
+            }
+        }
+        Ok(None)
     }
 
     /// The exact value of the move to (cp, co) for the side at the node: the
@@ -861,6 +949,7 @@ mod tests {
             budget,
             eval: &V1,
             busy: None,
+            selective: None,
         }
     }
 
@@ -897,6 +986,51 @@ mod tests {
         let table = Table::new(1);
         let mut s = v1_solver(&table, &mut budget);
         s.solve(pos, -INF, INF).unwrap()
+    }
+
+    /// A selective solve is a guess: it leaves no proof in the table (its
+    /// entries are midgame ones, at its empties plus its `extra` plies), so
+    /// an exact solve after it on the same table stays exact; and its cuts
+    /// save nodes.
+    #[test]
+    fn a_selective_solve_leaves_exact_solves_exact() {
+        let stop = AtomicBool::new(false);
+        let mut rng = Rng::new(11);
+        let (mut guessed, mut solved) = (0, 0);
+        let mut checked = 0;
+        while checked < 8 {
+            let Some(pos) = random_position::<S8>(&mut rng, 14) else {
+                continue;
+            };
+            let table = Table::new(4);
+            let mut budget = Budget::new(&stop);
+            let mut s = v1_solver(&table, &mut budget);
+            s.selective = Some(Selective {
+                t: probcut::SELECTIVITY_T[0],
+                extra: 2,
+            });
+            s.solve(pos, -INF, INF).unwrap();
+            guessed += s.budget.nodes;
+            let e = table.probe(key(pos)).expect("a deep node is stored");
+            assert!(!e.solved());
+            assert_eq!(e.depth, 14 + 2);
+            s.selective = None;
+            assert_eq!(
+                s.solve(pos, -INF, INF).unwrap(),
+                exact_score(pos),
+                "{pos:?}"
+            );
+            let mut budget = Budget::new(&stop);
+            v1_solver(&Table::new(4), &mut budget)
+                .solve(pos, -INF, INF)
+                .unwrap();
+            solved += budget.nodes;
+            checked += 1;
+        }
+        assert!(
+            guessed < solved,
+            "{guessed} nodes selective, {solved} exact"
+        );
     }
 
     /// Fail-soft results are true bounds whatever the window, with one

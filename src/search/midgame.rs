@@ -13,6 +13,7 @@
 //! (see [`crate::board::isa`]): x86-64-v3 CPUs run the copy with the AVX2
 //! 8x8 moves and flips, those with AVX-512 too the copy with its flips.
 
+use super::endgame::{Selective, Solver};
 use super::moves::{MoveList, MAX_MOVES, MAX_MOVES_ANY};
 use super::parallel::{Busy, Deferral};
 use super::probcut;
@@ -215,6 +216,10 @@ impl<E> Searcher<'_, '_, E> {
     where
         E: Evaluate<G>,
     {
+        let empties = G::SQUARES - (p | o).count();
+        if depth >= empties && empties > 0 {
+            return self.solve::<G>(p, o, depth - empties, alpha, beta);
+        }
         self.budget.tick()?;
         if depth == 0 {
             return Ok(leaf::<G, E, I>(isa, self.eval, state, p, o));
@@ -249,7 +254,7 @@ impl<E> Searcher<'_, '_, E> {
             }
             hash_move = e.best;
         }
-        if let Some(m) = probcut::margin(self.cut, G::SQUARES - (p | o).count(), depth) {
+        if let Some(m) = probcut::margin(self.cut, empties, depth) {
             // A shallow search that clears the window by the margin stands
             // for the full one (see `probcut`); bounds no score can pass
             // are not tried.
@@ -295,6 +300,41 @@ impl<E> Searcher<'_, '_, E> {
                 isa, p, o, state, &mut list, moves, hash_move, k, depth, alpha, beta,
             )
         }
+    }
+
+    /// A node searched to its end (`extra` plies past its empties): handed
+    /// to the solver, exact or as selective as this search, which sees the
+    /// same tree at a fraction of the cost (no evaluation to update, the
+    /// solver's ordering and cuts). Its score in whole discs, fail-soft,
+    /// is this search's in centi-discs.
+    #[inline(never)]
+    fn solve<G: Geometry>(
+        &mut self,
+        p: G::B,
+        o: G::B,
+        extra: u32,
+        alpha: i32,
+        beta: i32,
+    ) -> Result<i32, Abort>
+    where
+        E: Evaluate<G>,
+    {
+        let selective = self
+            .cut
+            .is_finite()
+            .then_some(Selective { t: self.cut, extra });
+        let mut solver = Solver {
+            table: self.table,
+            budget: self.budget,
+            eval: self.eval,
+            busy: self.busy,
+            selective,
+        };
+        // The whole-disc window that decides the same: v <= alpha / SCALE
+        // exactly when v * SCALE <= alpha, and so for beta, rounded up.
+        let lo = alpha.div_euclid(SCALE);
+        let hi = -(-beta).div_euclid(SCALE);
+        Ok(solver.solve(Position::<G>::new(p, o), lo, hi)? * SCALE)
     }
 
     /// Whether the `shallow`-ply search of ProbCut's test clears `bound`:
@@ -703,7 +743,7 @@ fn replies_key<G: Geometry>(replies: G::B, cp: G::B, co: G::B, x: u32) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::testing::{negamax, random_positions};
+    use crate::board::testing::{exact, negamax, random_position, random_positions};
     use crate::eval::Evaluator;
 
     /// Plain negamax over the same evaluation: no pruning, no table.
@@ -765,6 +805,40 @@ mod tests {
         pruning_never_changes_the_value::<S8>(20, 4);
         pruning_never_changes_the_value::<S10>(6, 3);
         pruning_never_changes_the_value::<S16>(3, 3);
+    }
+
+    /// A search that reaches the end (its depth at least its empties) is
+    /// the solver's: with no cuts, the exact score in centi-discs, and
+    /// fail-soft bounds on it in a null window, whatever the window's
+    /// rounding to whole discs.
+    #[test]
+    fn a_search_past_the_empties_is_the_exact_solve() {
+        let stop = AtomicBool::new(false);
+        let table = Table::new(2);
+        let mut rng = Rng::new(5);
+        let mut checked = 0;
+        while checked < 30 {
+            let empties = 1 + rng.below(12) as u32;
+            let Some(pos) = random_position::<S8>(&mut rng, empties) else {
+                continue;
+            };
+            let exact = exact(pos) * SCALE;
+            let mut budget = Budget::new(&stop);
+            let mut s = Searcher {
+                table: &table,
+                budget: &mut budget,
+                eval: &V1,
+                cut: f32::INFINITY,
+                busy: None,
+            };
+            let depth = empties + rng.below(3) as u32;
+            assert_eq!(s.pvs(pos, depth, -INF, INF).unwrap(), exact, "{pos:?}");
+            for bound in [exact - SCALE / 2, exact, exact + SCALE / 2] {
+                let v = s.pvs(pos, depth, bound - 1, bound).unwrap();
+                assert_eq!(v >= bound, exact >= bound, "{pos:?} bound {bound}: {v}");
+            }
+            checked += 1;
+        }
     }
 
     /// The portable and x86-64-v3 copies of the recursion (which this

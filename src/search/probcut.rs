@@ -29,6 +29,12 @@
 //! `othello-probcut sample` remakes the samples whenever the evaluation
 //! changes.
 //!
+//! A selective solve (the solver asked for a guess, see
+//! `endgame::Selective`) tests its deep nodes the same way, from
+//! [`ENDGAME_MIN_EMPTIES`], with a shallow midgame search of the same
+//! depth as above against a model of its error from the exact score
+//! ([`endgame_sigma`], fitted on solved positions).
+//!
 //! The exact and win/loss/draw solvers never use it: their scores stay exact.
 
 use crate::eval::SCALE;
@@ -100,6 +106,51 @@ pub fn margin(t: f32, empties: u32, depth: u32) -> Option<i32> {
         return None;
     }
     Some((t * sigma(empties, depth, shallow_depth(depth))) as i32)
+}
+
+/// The fewest empties at which a selective solve tries the cut. Replaying
+/// the endgames of 400 games at their times (`othello-replay`, see
+/// `engine::SOLVE_JUMP`): from 8, 0.054-0.059 discs lost a move; from 10,
+/// 0.030-0.047; from 13, 0.032-0.044.
+pub const ENDGAME_MIN_EMPTIES: u32 = 10;
+
+/// The predicted error of a `shallow`-ply midgame search against the exact
+/// score, in discs, at least 3. Fitted by `othello-probcut endgame-fit`
+/// (tools crate) on 3,292 solved positions of WTHOR games held out of
+/// training, 11-24 empties: 7.85 discs at 2 plies, 6.80 at 4, 5.92 at 6,
+/// 5.00 at 8 and 4.11 at 10, nearly alike at every number of empties (the
+/// evaluation errs more at 11-18 empties at 0-2 plies, 9-10 discs against
+/// 8-9 at 20-24).
+#[inline]
+pub fn endgame_sigma(shallow: u32) -> f32 {
+    (ENDGAME_C0 + ENDGAME_C_SHALLOW * shallow as f32).max(3.0)
+}
+
+/// How much more a selective shallow search errs than the fit's, searched
+/// with no cuts: the margins of a selective solve are this much wider.
+/// Replaying the endgames of 400 games at their times (`othello-replay`,
+/// see `engine::SOLVE_JUMP`; one run's discs lost a move vary by about
+/// 0.01): the fit itself lost 0.049-0.062 discs a move (two runs each of
+/// two seeds), 1.2 times it 0.039-0.054, a line a tenth wider than the
+/// fit at 10-12 plies 0.030-0.047, 1.4 times that line 0.036-0.043 and 0.7
+/// times it 0.047-0.066; every iteration searched by the evaluation,
+/// 0.053-0.069.
+const ENDGAME_SELECTIVE_ERROR: f32 = 1.2;
+
+/// The fitted line of [`endgame_sigma`].
+const ENDGAME_C0: f32 = 8.69;
+const ENDGAME_C_SHALLOW: f32 = -0.461;
+
+/// The shallow depth and the margin `tσ` (in whole discs) of a selective
+/// solve's test at `empties` empties; None where it is not tried.
+#[inline]
+pub fn endgame_margin(t: f32, empties: u32) -> Option<(u32, i32)> {
+    if empties < ENDGAME_MIN_EMPTIES || !t.is_finite() {
+        return None;
+    }
+    let shallow = shallow_depth(empties);
+    let sigma = ENDGAME_SELECTIVE_ERROR * endgame_sigma(shallow);
+    Some((shallow, (t * sigma).ceil() as i32))
 }
 
 #[cfg(test)]

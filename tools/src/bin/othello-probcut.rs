@@ -19,6 +19,21 @@
 //! (buckets of 10), then fits `σ = c0 + c1 * empties + c2 * d + c3 * s` by
 //! least squares over those buckets (weighted by their sample counts) and
 //! prints the constants for `src/search/probcut.rs`.
+//!
+//! The selective solve's model (`probcut::endgame_sigma`) comes from
+//! solved positions instead:
+//!
+//! ```text
+//! othello-probcut endgame benches/data/wthor-heldout-20-24-2000.obf SOLVED-10-18.obf \
+//!     --per-empties 300 --max-depth 8 > endgame.txt
+//! othello-probcut endgame-fit endgame.txt
+//! ```
+//!
+//! `endgame` searches each position with no selectivity to every depth up
+//! to `max-depth` and prints its empties, its exact score and the values
+//! (centi-discs); `endgame-fit` prints the mean and standard deviation of
+//! `exact - v_d` by empties and depth, and the line `σ = a + b * d` fitted
+//! to the depths from 2 on, all empties pooled.
 
 use clap::{Parser, Subcommand};
 use othello::board::{Bits, S8};
@@ -28,6 +43,7 @@ use othello::rng::Rng;
 use othello::search::probcut::{shallow_depth, EXACT_SELECTIVITY, FIT_MIN_DEPTH};
 use othello_tools::args::{evaluator, parse_shard};
 use othello_tools::games::read;
+use othello_tools::label::parse_obf_line;
 use std::io::Write;
 use std::sync::atomic::AtomicBool;
 
@@ -65,6 +81,29 @@ enum Command {
         #[arg(long, value_name = "FILE")]
         weights: Option<String>,
     },
+    /// Searches solved positions (`.obf` lines with their exact score) to
+    /// every depth and prints, per position, its empties, its exact score
+    /// and the values, all in centi-discs: the samples of the selective
+    /// endgame search's model.
+    Endgame {
+        /// `.obf` files of solved positions (`othello-label --solve exact`).
+        #[arg(required = true)]
+        files: Vec<String>,
+        /// At most this many positions of each number of empties.
+        #[arg(long, default_value_t = 400)]
+        per_empties: usize,
+        /// The deepest search.
+        #[arg(long, default_value_t = 8)]
+        max_depth: u32,
+        /// A weights file; the library's built-in weights by default.
+        #[arg(long, value_name = "FILE")]
+        weights: Option<String>,
+    },
+    /// Fits the selective solve's model to `endgame` lines.
+    EndgameFit {
+        #[arg(required = true)]
+        files: Vec<String>,
+    },
     /// Fits the error model to sample lines and prints its constants.
     Fit {
         /// Files of `sample` output.
@@ -87,6 +126,13 @@ fn main() {
         } => sample(
             &text, every, offset, positions, max_depth, seed, shard, weights,
         ),
+        Command::Endgame {
+            files,
+            per_empties,
+            max_depth,
+            weights,
+        } => endgame(&files, per_empties, max_depth, weights),
+        Command::EndgameFit { files } => endgame_fit(&files),
         Command::Fit { files } => fit(&files),
     }
 }
@@ -138,6 +184,99 @@ fn sample(
         let values: Vec<String> = values.iter().map(|v| v.to_string()).collect();
         writeln!(out, "{empties} {}", values.join(" ")).expect("stdout");
     }
+}
+
+fn endgame(files: &[String], per_empties: usize, max_depth: u32, weights: Option<String>) {
+    let eval = evaluator(weights.as_deref().unwrap_or("builtin"));
+    let mut engine = Engine::new(64);
+    engine.set_evaluator(eval.clone());
+    let stop = AtomicBool::new(false);
+    let mut taken = [0usize; 65];
+    let out = std::io::stdout();
+    let mut out = out.lock();
+    for f in files {
+        let text = std::fs::read_to_string(f).unwrap_or_else(|e| panic!("{f}: {e}"));
+        for (i, line) in text.lines().enumerate() {
+            let parsed = parse_obf_line(line).unwrap_or_else(|e| panic!("{f}:{}: {e}", i + 1));
+            let Some((at, Some((_, exact)))) = parsed else {
+                continue;
+            };
+            let empties = at.empties();
+            if taken[empties as usize] >= per_empties || empties <= max_depth {
+                continue;
+            }
+            taken[empties as usize] += 1;
+            let pos = at.pos;
+            engine.clear();
+            let mut limits = Limits::explicit(max_depth.into(), 0, 0).expect("valid depth");
+            limits.selectivity = EXACT_SELECTIVITY;
+            let mut values = vec![Evaluate::<S8>::evaluate(&eval, pos.player, pos.opponent)];
+            engine
+                .search(pos, &limits, &stop, &mut |p| {
+                    if !p.exact {
+                        values.push(p.score)
+                    }
+                })
+                .expect("a position with moves");
+            let values: Vec<String> = values.iter().map(|v| v.to_string()).collect();
+            writeln!(out, "{empties} {} {}", exact * 100, values.join(" ")).expect("stdout");
+        }
+    }
+}
+
+/// Count, sum and sum of squares of some residuals.
+type Moment = (f64, f64, f64);
+
+fn add(m: &mut Moment, r: f64) {
+    m.0 += 1.0;
+    m.1 += r;
+    m.2 += r * r;
+}
+
+/// The mean and standard deviation of a moment's residuals.
+fn spread(&(c, sum, sq): &Moment) -> (f64, f64) {
+    let mean = sum / c;
+    (mean, (sq / c - mean * mean).max(0.0).sqrt())
+}
+
+fn endgame_fit(files: &[String]) {
+    // By (empties, depth), and by depth over every empties.
+    let mut cells = std::collections::BTreeMap::<(u32, usize), Moment>::new();
+    let mut pooled = std::collections::BTreeMap::<usize, Moment>::new();
+    for f in files {
+        let text = std::fs::read_to_string(f).unwrap_or_else(|e| panic!("{f}: {e}"));
+        for (i, line) in text.lines().enumerate() {
+            let nums: Vec<i32> = line
+                .split_whitespace()
+                .map(|x| x.parse().unwrap_or_else(|e| panic!("{f}:{}: {e}", i + 1)))
+                .collect();
+            let (empties, exact) = (nums[0] as u32, nums[1]);
+            for (d, &v) in nums[2..].iter().enumerate() {
+                let r = (exact - v) as f64 / 100.0;
+                add(cells.entry((empties, d)).or_default(), r);
+                add(pooled.entry(d).or_default(), r);
+            }
+        }
+    }
+    println!("empties depth  count   mean  sigma");
+    for (&(empties, d), m) in &cells {
+        let (mean, sigma) = spread(m);
+        println!("{empties:>7} {d:>5} {:>6} {mean:>6.2} {sigma:>6.2}", m.0);
+    }
+    // Least squares of sigma on (1, d) over the depths from 2, by count.
+    let (mut s, mut sd, mut sdd, mut sy, mut sdy) = (0.0, 0.0, 0.0, 0.0, 0.0);
+    for (&d, m) in pooled.range(2..) {
+        let (c, d, sigma) = (m.0, d as f64, spread(m).1);
+        println!("depth {d}: sigma {sigma:.2} over {c}");
+        s += c;
+        sd += c * d;
+        sdd += c * d * d;
+        sy += c * sigma;
+        sdy += c * d * sigma;
+    }
+    let b = (s * sdy - sd * sy) / (s * sdd - sd * sd);
+    let a = (sy - b * sd) / s;
+    println!("sigma = {a:.2} {b:+.3} * depth");
 }
 
 /// Per (depth, empties bucket): count, sum and sum of squares of the
