@@ -11,6 +11,10 @@
 //! transposition cutoff), and cuts on stable discs. The tuning numbers are
 //! the geometry's (see [`Geometry`]).
 //!
+//! Asked for a guess instead (a selective solve, [`Selective`]), it also
+//! cuts its deep nodes by Multi-ProbCut, as the midgame search does, and
+//! writes its results to the table as midgame entries, never as proofs.
+//!
 //! The recursion is compiled once per instruction set (see
 //! [`crate::board::isa`]): on x86-64-v3 CPUs the copy that runs uses AVX2
 //! moves and flips on 8x8 and the v3 bit scans and counts, on those with

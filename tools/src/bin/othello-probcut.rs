@@ -24,10 +24,14 @@
 //! solved positions instead:
 //!
 //! ```text
-//! othello-probcut endgame benches/data/wthor-heldout-20-24-2000.obf SOLVED-10-18.obf \
-//!     --per-empties 300 --max-depth 8 > endgame.txt
+//! othello-label --games ../shared/games/wthor.txt --every 10 --offset 0 --per-game 1 \
+//!     --empties 10..=18 --max 2000 --seed 11 --solve exact --hash 16 --out heldout-10-18.obf
+//! othello-probcut endgame benches/data/wthor-heldout-20-24-2000.obf heldout-10-18.obf \
+//!     --per-empties 300 --max-depth 10 > endgame.txt
 //! othello-probcut endgame-fit endgame.txt
 //! ```
+//!
+//! (the held-out games of the built-in weights, `i % 10 == 0`).
 //!
 //! `endgame` searches each position with no selectivity to every depth up
 //! to `max-depth` and prints its empties, its exact score and the values
