@@ -327,6 +327,20 @@ pub struct Selective {
     pub extra: u32,
 }
 
+impl<'b, E> Solver<'_, 'b, E> {
+    /// A midgame search at the confidence `cut` over this solver's table
+    /// and budget, on this thread alone (for its ordering and its cuts).
+    fn searcher(&mut self, cut: f32) -> Searcher<'_, 'b, E> {
+        Searcher {
+            table: self.table,
+            budget: self.budget,
+            eval: self.eval,
+            cut,
+            busy: None,
+        }
+    }
+}
+
 impl<E> Solver<'_, '_, E> {
     /// The exact score of `pos` if it lies in (alpha, beta); otherwise a bound
     /// on the same side of the window (fail-soft). At most 64 empties.
@@ -815,13 +829,7 @@ impl<E> Solver<'_, '_, E> {
             return Ok(None);
         };
         let squares = G::SQUARES as i32;
-        let mut searcher = Searcher {
-            table: self.table,
-            budget: self.budget,
-            eval: self.eval,
-            cut: sel.t,
-            busy: None,
-        };
+        let mut searcher = self.searcher(sel.t);
         let pos = Position::<G>::new(p, o);
         let high = beta + margin;
         if high <= squares {
@@ -917,15 +925,9 @@ impl<E> Solver<'_, '_, E> {
                 i32::MIN
             } else {
                 let replies = isa.moves::<G>(cp, co);
-                let mut searcher = Searcher {
-                    table: self.table,
-                    budget: self.budget,
-                    eval: self.eval,
-                    // Ordering only: a selective value would do too, but
-                    // measured node counts are for exact ones.
-                    cut: f32::INFINITY,
-                    busy: None,
-                };
+                // Ordering only: a selective value would do too, but
+                // measured node counts are for exact ones.
+                let mut searcher = self.searcher(f32::INFINITY);
                 let inf = super::midgame::INF;
                 // The reply's value is the opponent's: higher is worse for us.
                 let value = searcher.pvs(Position::<G>::new(cp, co), depth, -inf, inf)?;

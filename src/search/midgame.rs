@@ -758,6 +758,20 @@ mod tests {
     use crate::rng::Rng;
     use std::sync::atomic::AtomicBool;
 
+    /// A search with the `V1` evaluation and no cuts, on one thread.
+    fn exact_v1_searcher<'t, 'b>(
+        table: &'t Table,
+        budget: &'t mut Budget<'b>,
+    ) -> Searcher<'t, 'b, V1> {
+        Searcher {
+            table,
+            budget,
+            eval: &V1,
+            cut: f32::INFINITY,
+            busy: None,
+        }
+    }
+
     fn pruning_never_changes_the_value<G: Geometry>(games: usize, max_depth: u32) {
         let stop = AtomicBool::new(false);
         let mut rng = Rng::new(3 + G::N as u64);
@@ -782,13 +796,7 @@ mod tests {
                     table.clear();
                 }
                 let mut budget = Budget::new(&stop);
-                let mut s = Searcher {
-                    table: &table,
-                    budget: &mut budget,
-                    eval: &V1,
-                    cut: f32::INFINITY,
-                    busy: None,
-                };
+                let mut s = exact_v1_searcher(&table, &mut budget);
                 assert_eq!(
                     s.pvs(pos, depth, -INF, INF).unwrap(),
                     exact,
@@ -824,13 +832,7 @@ mod tests {
             };
             let exact = exact(pos) * SCALE;
             let mut budget = Budget::new(&stop);
-            let mut s = Searcher {
-                table: &table,
-                budget: &mut budget,
-                eval: &V1,
-                cut: f32::INFINITY,
-                busy: None,
-            };
+            let mut s = exact_v1_searcher(&table, &mut budget);
             let depth = empties + rng.below(3) as u32;
             assert_eq!(s.pvs(pos, depth, -INF, INF).unwrap(), exact, "{pos:?}");
             for bound in [exact - SCALE / 2, exact, exact + SCALE / 2] {
@@ -900,13 +902,7 @@ mod tests {
         let stop = AtomicBool::new(false);
         let table = Table::new(1);
         let mut budget = Budget::new(&stop);
-        let mut s = Searcher {
-            table: &table,
-            budget: &mut budget,
-            eval: &V1,
-            cut: f32::INFINITY,
-            busy: None,
-        };
+        let mut s = exact_v1_searcher(&table, &mut budget);
         assert_eq!(-s.pvs(child, 3, -INF, INF).unwrap(), -64 * SCALE);
     }
 

@@ -42,9 +42,10 @@
 use clap::{Parser, Subcommand};
 use othello::board::{Bits, S8};
 use othello::engine::{Engine, Limits};
-use othello::eval::Evaluate;
+use othello::eval::{Evaluate, Evaluator};
 use othello::rng::Rng;
 use othello::search::probcut::{shallow_depth, EXACT_SELECTIVITY, FIT_MIN_DEPTH};
+use othello::Position;
 use othello_tools::args::{evaluator, parse_shard};
 use othello_tools::games::read;
 use othello_tools::label::parse_obf_line;
@@ -175,19 +176,48 @@ fn sample(
         else {
             continue;
         };
-        engine.clear();
-        let mut values = vec![Evaluate::<S8>::evaluate(&eval, pos.player, pos.opponent)];
-        engine
-            .search(pos, &limits, &stop, &mut |p| {
-                if !p.exact {
-                    values.push(p.score)
-                }
-            })
-            .expect("a position with moves");
+        let values = values_by_depth(&mut engine, &eval, pos, &limits, &stop);
         let empties = pos.empties().count();
         let values: Vec<String> = values.iter().map(|v| v.to_string()).collect();
         writeln!(out, "{empties} {}", values.join(" ")).expect("stdout");
     }
+}
+
+/// The values of `pos` by depth, from a cleared engine: the static
+/// evaluation, then each iteration of a search to `limits` (centi-discs).
+fn values_by_depth(
+    engine: &mut Engine,
+    eval: &Evaluator,
+    pos: Position<S8>,
+    limits: &Limits,
+    stop: &AtomicBool,
+) -> Vec<i32> {
+    engine.clear();
+    let mut values = vec![Evaluate::<S8>::evaluate(eval, pos.player, pos.opponent)];
+    engine
+        .search(pos, limits, stop, &mut |p| {
+            if !p.exact {
+                values.push(p.score)
+            }
+        })
+        .expect("a position with moves");
+    values
+}
+
+/// The lines of whitespace-separated integers of `files` (sample output).
+fn number_lines(files: &[String]) -> Vec<Vec<i32>> {
+    let mut lines = Vec::new();
+    for f in files {
+        let text = std::fs::read_to_string(f).unwrap_or_else(|e| panic!("{f}: {e}"));
+        for (i, line) in text.lines().enumerate() {
+            lines.push(
+                line.split_whitespace()
+                    .map(|x| x.parse().unwrap_or_else(|e| panic!("{f}:{}: {e}", i + 1)))
+                    .collect(),
+            );
+        }
+    }
+    lines
 }
 
 fn endgame(files: &[String], per_empties: usize, max_depth: u32, weights: Option<String>) {
@@ -195,6 +225,8 @@ fn endgame(files: &[String], per_empties: usize, max_depth: u32, weights: Option
     let mut engine = Engine::new(64);
     engine.set_evaluator(eval.clone());
     let stop = AtomicBool::new(false);
+    let mut limits = Limits::explicit(max_depth.into(), 0, 0).expect("valid depth");
+    limits.selectivity = EXACT_SELECTIVITY;
     let mut taken = [0usize; 65];
     let out = std::io::stdout();
     let mut out = out.lock();
@@ -210,18 +242,7 @@ fn endgame(files: &[String], per_empties: usize, max_depth: u32, weights: Option
                 continue;
             }
             taken[empties as usize] += 1;
-            let pos = at.pos;
-            engine.clear();
-            let mut limits = Limits::explicit(max_depth.into(), 0, 0).expect("valid depth");
-            limits.selectivity = EXACT_SELECTIVITY;
-            let mut values = vec![Evaluate::<S8>::evaluate(&eval, pos.player, pos.opponent)];
-            engine
-                .search(pos, &limits, &stop, &mut |p| {
-                    if !p.exact {
-                        values.push(p.score)
-                    }
-                })
-                .expect("a position with moves");
+            let values = values_by_depth(&mut engine, &eval, at.pos, &limits, &stop);
             let values: Vec<String> = values.iter().map(|v| v.to_string()).collect();
             writeln!(out, "{empties} {} {}", exact * 100, values.join(" ")).expect("stdout");
         }
@@ -247,19 +268,12 @@ fn endgame_fit(files: &[String]) {
     // By (empties, depth), and by depth over every empties.
     let mut cells = std::collections::BTreeMap::<(u32, usize), Moment>::new();
     let mut pooled = std::collections::BTreeMap::<usize, Moment>::new();
-    for f in files {
-        let text = std::fs::read_to_string(f).unwrap_or_else(|e| panic!("{f}: {e}"));
-        for (i, line) in text.lines().enumerate() {
-            let nums: Vec<i32> = line
-                .split_whitespace()
-                .map(|x| x.parse().unwrap_or_else(|e| panic!("{f}:{}: {e}", i + 1)))
-                .collect();
-            let (empties, exact) = (nums[0] as u32, nums[1]);
-            for (d, &v) in nums[2..].iter().enumerate() {
-                let r = (exact - v) as f64 / 100.0;
-                add(cells.entry((empties, d)).or_default(), r);
-                add(pooled.entry(d).or_default(), r);
-            }
+    for nums in number_lines(files) {
+        let (empties, exact) = (nums[0] as u32, nums[1]);
+        for (d, &v) in nums[2..].iter().enumerate() {
+            let r = (exact - v) as f64 / 100.0;
+            add(cells.entry((empties, d)).or_default(), r);
+            add(pooled.entry(d).or_default(), r);
         }
     }
     println!("empties depth  count   mean  sigma");
@@ -285,35 +299,25 @@ fn endgame_fit(files: &[String]) {
 
 /// Per (depth, empties bucket): count, sum and sum of squares of the
 /// residuals `v_d - v_shallow(d)` in discs.
-type Moments = std::collections::BTreeMap<(u32, u32), (f64, f64, f64)>;
+type Moments = std::collections::BTreeMap<(u32, u32), Moment>;
 
 fn fit(files: &[String]) {
     let mut m = Moments::new();
-    for f in files {
-        let text = std::fs::read_to_string(f).unwrap_or_else(|e| panic!("{f}: {e}"));
-        for (i, line) in text.lines().enumerate() {
-            let nums: Vec<i32> = line
-                .split_whitespace()
-                .map(|x| x.parse().unwrap_or_else(|e| panic!("{f}:{}: {e}", i + 1)))
-                .collect();
-            let (empties, values) = (nums[0] as u32, &nums[1..]);
-            for d in FIT_MIN_DEPTH..values.len() as u32 {
-                let s = shallow_depth(d);
-                let r = (values[d as usize] - values[s as usize]) as f64 / 100.0;
-                let e = m.entry((d, empties / 10)).or_default();
-                e.0 += 1.0;
-                e.1 += r;
-                e.2 += r * r;
-            }
+    for nums in number_lines(files) {
+        let (empties, values) = (nums[0] as u32, &nums[1..]);
+        for d in FIT_MIN_DEPTH..values.len() as u32 {
+            let s = shallow_depth(d);
+            let r = (values[d as usize] - values[s as usize]) as f64 / 100.0;
+            add(m.entry((d, empties / 10)).or_default(), r);
         }
     }
     println!("depth shallow empties  count   mean  sigma");
     // Least squares on (1, empties, d, s) -> sigma, weighted by count.
     let mut ata = [[0f64; 4]; 4];
     let mut atb = [0f64; 4];
-    for (&(d, bucket), &(c, sum, sq)) in &m {
-        let mean = sum / c;
-        let sigma = (sq / c - mean * mean).max(0.0).sqrt();
+    for (&(d, bucket), moment) in &m {
+        let c = moment.0;
+        let (mean, sigma) = spread(moment);
         let s = shallow_depth(d);
         let empties = bucket as f64 * 10.0 + 5.0;
         println!(
