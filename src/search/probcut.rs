@@ -41,7 +41,10 @@ use crate::eval::SCALE;
 
 /// The confidence `t` of each selectivity setting (`SELECTIVITY_PERCENT`
 /// gives the share of cuts a normal error would get right), loosest first;
-/// the last setting cuts nothing.
+/// the last setting cuts nothing. The loosest is the timed levels': against
+/// NTest depth 12 at equal time (1,600 games each, beside 1.1), t 1.25
+/// scored 0.496 against 0.515 and t 0.95 0.503 against 0.522
+/// (docs/benchmarks.md).
 pub const SELECTIVITY_T: [f32; 6] = [1.1, 1.5, 2.0, 2.6, 3.3, f32::INFINITY];
 /// The one-sided normal confidence of each setting, in percent.
 pub const SELECTIVITY_PERCENT: [u32; 6] = [73, 87, 95, 98, 99, 100];
@@ -69,7 +72,9 @@ pub const FIT_MIN_DEPTH: u32 = 3;
 /// (midgame bench) 3 to 5 discs took the fewest nodes: at 4, depth 12
 /// selectivity 4 took 10.05 M nodes instead of 12.79 M (the same moves;
 /// 0.76x-0.89x the time, measured with another process busy), selectivity
-/// 1 2.04 M instead of 2.31 M.
+/// 1 2.04 M instead of 2.31 M. At selectivity 0, 3 discs took 1,715,920
+/// nodes at depth 16 instead of 1,830,510 and scored the same against
+/// NTest depth 12 at equal time (0.525 and 0.525, 1,600 games each).
 pub const STATIC_REACH: i32 = 4 * SCALE;
 
 /// The depth of the shallow search that predicts a `depth`-ply one: about
