@@ -157,6 +157,21 @@ impl Engine {
         self.table.clear();
     }
 
+    /// An exact solver over the engine's table and evaluation.
+    fn exact_solver<'t, 'b>(
+        &'t self,
+        budget: &'t mut Budget<'b>,
+        busy: Option<&'t Busy>,
+    ) -> Solver<'t, 'b, Evaluator> {
+        Solver {
+            table: &self.table,
+            budget,
+            eval: &self.eval,
+            busy,
+            selective: None,
+        }
+    }
+
     fn prepare<G: Geometry>(&mut self) {
         if self.size != G::N {
             if self.size != 0 {
@@ -522,13 +537,7 @@ impl Engine {
             solve = plan.solve_that_fits(empties, exact_allowed, wld_allowed, budget.total());
         }
         if let Some(exact) = solve.filter(|_| budget.check().is_ok()) {
-            let mut solver = Solver {
-                table: &self.table,
-                budget,
-                eval: &self.eval,
-                busy,
-                selective: None,
-            };
+            let mut solver = self.exact_solver(budget, busy);
             let solved = if exact {
                 solve_with_aspiration(&mut solver, pos, result.score / SCALE)
             } else {
@@ -546,14 +555,10 @@ impl Engine {
                     let mut scored = Vec::new();
                     for &(sq, _) in &root {
                         let child = pos.play_with(sq, pos.flips(sq));
-                        let mut solver = Solver {
-                            table: &self.table,
-                            budget,
-                            eval: &self.eval,
-                            busy,
-                            selective: None,
-                        };
-                        match solver.solve(child, -squares, squares) {
+                        match self
+                            .exact_solver(budget, busy)
+                            .solve(child, -squares, squares)
+                        {
                             Ok(v) => scored.push((sq, -v * SCALE)),
                             Err(_) => return result,
                         }
@@ -823,14 +828,9 @@ impl Engine {
         for sq in pos.legal_moves().squares() {
             let child = pos.play_with(sq, pos.flips(sq));
             let score = if exact {
-                let mut solver = Solver {
-                    table: &self.table,
-                    budget: &mut budget,
-                    eval: &self.eval,
-                    busy: None,
-                    selective: None,
-                };
-                solver.solve(child, -squares, squares).map(|v| -v * SCALE)
+                self.exact_solver(&mut budget, None)
+                    .solve(child, -squares, squares)
+                    .map(|v| -v * SCALE)
             } else {
                 let mut searcher = Searcher {
                     table: &self.table,

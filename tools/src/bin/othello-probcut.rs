@@ -154,12 +154,7 @@ fn sample(
     weights: Option<String>,
 ) {
     let games = read(text, |i| i % every.max(1) == offset).unwrap_or_else(|e| panic!("{e}"));
-    let eval = evaluator(weights.as_deref().unwrap_or("builtin"));
-    let mut engine = Engine::new(64);
-    engine.set_evaluator(eval.clone());
-    let stop = AtomicBool::new(false);
-    let mut limits = Limits::explicit(max_depth.into(), 0, 0).expect("valid depth");
-    limits.selectivity = EXACT_SELECTIVITY;
+    let mut searches = DepthValues::new(max_depth, weights.as_deref());
     let out = std::io::stdout();
     let mut out = out.lock();
     for (ordinal, (line, game)) in games.iter().enumerate().take(positions) {
@@ -176,32 +171,56 @@ fn sample(
         else {
             continue;
         };
-        let values = values_by_depth(&mut engine, &eval, pos, &limits, &stop);
+        let values = searches.of(pos);
         let empties = pos.empties().count();
-        let values: Vec<String> = values.iter().map(|v| v.to_string()).collect();
-        writeln!(out, "{empties} {}", values.join(" ")).expect("stdout");
+        writeln!(out, "{empties} {values}").expect("stdout");
     }
 }
 
-/// The values of `pos` by depth, from a cleared engine: the static
-/// evaluation, then each iteration of a search to `limits` (centi-discs).
-fn values_by_depth(
-    engine: &mut Engine,
-    eval: &Evaluator,
-    pos: Position<S8>,
-    limits: &Limits,
-    stop: &AtomicBool,
-) -> Vec<i32> {
-    engine.clear();
-    let mut values = vec![Evaluate::<S8>::evaluate(eval, pos.player, pos.opponent)];
-    engine
-        .search(pos, limits, stop, &mut |p| {
-            if !p.exact {
-                values.push(p.score)
-            }
-        })
-        .expect("a position with moves");
-    values
+/// Searches with no cuts to every depth up to a maximum, each from a
+/// cleared engine: the values of `sample` and `endgame` lines.
+struct DepthValues {
+    eval: Evaluator,
+    engine: Engine,
+    limits: Limits,
+    stop: AtomicBool,
+}
+
+impl DepthValues {
+    /// Up to `max_depth`, with the evaluation `weights` (None: built in).
+    fn new(max_depth: u32, weights: Option<&str>) -> DepthValues {
+        let eval = evaluator(weights.unwrap_or("builtin"));
+        let mut engine = Engine::new(64);
+        engine.set_evaluator(eval.clone());
+        let mut limits = Limits::explicit(max_depth.into(), 0, 0).expect("valid depth");
+        limits.selectivity = EXACT_SELECTIVITY;
+        DepthValues {
+            eval,
+            engine,
+            limits,
+            stop: AtomicBool::new(false),
+        }
+    }
+
+    /// The values of `pos` by depth, space-separated: the static
+    /// evaluation, then each iteration's (centi-discs).
+    fn of(&mut self, pos: Position<S8>) -> String {
+        self.engine.clear();
+        let mut values = vec![Evaluate::<S8>::evaluate(
+            &self.eval,
+            pos.player,
+            pos.opponent,
+        )];
+        self.engine
+            .search(pos, &self.limits, &self.stop, &mut |p| {
+                if !p.exact {
+                    values.push(p.score)
+                }
+            })
+            .expect("a position with moves");
+        let values: Vec<String> = values.iter().map(|v| v.to_string()).collect();
+        values.join(" ")
+    }
 }
 
 /// The lines of whitespace-separated integers of `files` (sample output).
@@ -221,12 +240,7 @@ fn number_lines(files: &[String]) -> Vec<Vec<i32>> {
 }
 
 fn endgame(files: &[String], per_empties: usize, max_depth: u32, weights: Option<String>) {
-    let eval = evaluator(weights.as_deref().unwrap_or("builtin"));
-    let mut engine = Engine::new(64);
-    engine.set_evaluator(eval.clone());
-    let stop = AtomicBool::new(false);
-    let mut limits = Limits::explicit(max_depth.into(), 0, 0).expect("valid depth");
-    limits.selectivity = EXACT_SELECTIVITY;
+    let mut searches = DepthValues::new(max_depth, weights.as_deref());
     let mut taken = [0usize; 65];
     let out = std::io::stdout();
     let mut out = out.lock();
@@ -242,9 +256,8 @@ fn endgame(files: &[String], per_empties: usize, max_depth: u32, weights: Option
                 continue;
             }
             taken[empties as usize] += 1;
-            let values = values_by_depth(&mut engine, &eval, at.pos, &limits, &stop);
-            let values: Vec<String> = values.iter().map(|v| v.to_string()).collect();
-            writeln!(out, "{empties} {} {}", exact * 100, values.join(" ")).expect("stdout");
+            let values = searches.of(at.pos);
+            writeln!(out, "{empties} {} {values}", exact * 100).expect("stdout");
         }
     }
 }
