@@ -681,7 +681,9 @@ static void job_go(struct session *s)
     limits_for(s, s->level, &lim, true);
     /* The level caps the effort; the time, when there is one, decides. */
     if (s->movetime > 0) {
-        lim.time_limit_ms = (int64_t)(s->movetime * 1000);
+        /* Rounded, not truncated: 1.001 s is 1,001 ms, though 1.001 * 1000
+         * lies just below 1001 in binary. */
+        lim.time_limit_ms = (int64_t)(s->movetime * 1000 + 0.5);
         if (lim.time_limit_ms < 1) {
             lim.time_limit_ms = 1;
         }
