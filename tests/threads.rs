@@ -132,7 +132,10 @@ fn progress_is_reported_on_the_calling_thread() {
             calls += 1;
         })
         .unwrap();
-    assert!(calls >= 8, "{calls} progress calls for 8 iterations");
+    assert!(
+        calls >= 5,
+        "{calls} progress calls for the iterations 1, 2, 4, 6 and 8"
+    );
 }
 
 #[test]

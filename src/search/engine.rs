@@ -921,23 +921,27 @@ fn ladder_cut(limits: &Limits, step: u32) -> f32 {
     probcut::SELECTIVITY_T[sel as usize]
 }
 
-/// The depths of a search's iterations: every one from 1 to `max_depth`
-/// for a fixed level. A timed search deepens two plies at a time (1, then
-/// 2, 4, 6 and so on, and `max_depth` itself) up to [`SOLVE_JUMP`] plies
-/// short of its empties, then goes straight to them. Two plies at a time
-/// reach a depth on 26-29% fewer nodes: the odd iterations cost more than
-/// the ordering they give the next one saves (a timed search capped at
-/// depth 18 on `benches/data/wthor-40.obf`, selectivity 0: 2,661,862 nodes
-/// instead of 3,587,952; at 16, 1,307,148 instead of 1,830,510). At equal
-/// time against NTest depth 12 (1,600 games each, both at once): 0.562
-/// against 0.530 and 0.535 against 0.515; odd depths instead (1, 3, 5 and
-/// so on) scored as even ones, 0.548 against 0.555 (docs/benchmarks.md).
+/// The depths of a search's iterations: two plies at a time (1, then 2,
+/// 4, 6 and so on, and `max_depth` itself). Two plies at a time reach a
+/// depth on 26-29% fewer nodes: the odd iterations cost more than the
+/// ordering they give the next one saves (a timed search capped at depth 18
+/// on `benches/data/wthor-40.obf`, selectivity 0: 2,661,862 nodes instead
+/// of 3,587,952; at 16, 1,307,148 instead of 1,830,510; depth 12 at the
+/// fixed levels' selectivity 4,218,699 instead of 6,029,400). At equal time
+/// against NTest depth 12 (1,600 games each, both at once): 0.562 against
+/// 0.530 and 0.535 against 0.515; odd depths instead (1, 3, 5 and so on)
+/// scored as even ones, 0.548 against 0.555; at a fixed level against
+/// every ply, level 10 0.524 over 400 games in 0.87x the time
+/// (docs/benchmarks.md). A timed search steps so up to [`SOLVE_JUMP`] plies
+/// short of its empties, then goes straight to them.
 fn iteration_depths(timed: bool, empties: u32, max_depth: u32) -> impl Iterator<Item = u32> {
     (1..=max_depth).filter(move |&d| {
-        !timed
-            || d == 1
-            || d >= empties
-            || (d + SOLVE_JUMP <= empties && (d % 2 == 0 || d == max_depth))
+        let step = d == 1 || d % 2 == 0 || d == max_depth;
+        if timed {
+            d == 1 || d >= empties || (d + SOLVE_JUMP <= empties && step)
+        } else {
+            step
+        }
     })
 }
 
@@ -1092,13 +1096,18 @@ mod tests {
         assert_eq!(*jumped.last().unwrap(), 14);
         jumped.extend(20..=24);
         assert_eq!(iteration_depths(true, 20, 24).collect::<Vec<_>>(), jumped);
-        let every: Vec<u32> = (1..=24).collect();
-        assert_eq!(iteration_depths(false, 20, 24).collect::<Vec<_>>(), every);
+        // A fixed search goes two plies at a time to its depth.
+        let mut stepped: Vec<u32> = vec![1];
+        stepped.extend((2..=24).step_by(2));
+        assert_eq!(iteration_depths(false, 20, 24).collect::<Vec<_>>(), stepped);
+        assert_eq!(iteration_depths(false, 20, 17).last(), Some(17));
         // Far from the end every even depth runs, and an odd cap too; near
         // it the first iteration still runs.
-        let far: Vec<u32> = iteration_depths(true, 40, 9).collect();
-        assert_eq!(far, [1, 2, 4, 6, 8, 9]);
-        assert_eq!(iteration_depths(true, 40, 18).count(), 10);
+        for timed in [true, false] {
+            let far: Vec<u32> = iteration_depths(timed, 40, 9).collect();
+            assert_eq!(far, [1, 2, 4, 6, 8, 9]);
+            assert_eq!(iteration_depths(timed, 40, 18).count(), 10);
+        }
         let near: Vec<u32> = iteration_depths(true, 4, 6).collect();
         assert_eq!(near, [1, 4, 5, 6]);
     }

@@ -177,12 +177,13 @@ fn sample(
     }
 }
 
-/// Searches with no cuts to every depth up to a maximum, each from a
-/// cleared engine: the values of `sample` and `endgame` lines.
+/// Searches with no cuts to every depth up to a maximum, each position
+/// from a cleared engine: the values of `sample` and `endgame` lines.
 struct DepthValues {
     eval: Evaluator,
     engine: Engine,
     limits: Limits,
+    max_depth: u32,
     stop: AtomicBool,
 }
 
@@ -198,12 +199,15 @@ impl DepthValues {
             eval,
             engine,
             limits,
+            max_depth,
             stop: AtomicBool::new(false),
         }
     }
 
     /// The values of `pos` by depth, space-separated: the static
-    /// evaluation, then each iteration's (centi-discs).
+    /// evaluation, then each depth's (centi-discs). A search deepens two
+    /// plies at a time, so each depth is a search of its own, on the table
+    /// the shallower ones filled.
     fn of(&mut self, pos: Position<S8>) -> String {
         self.engine.clear();
         let mut values = vec![Evaluate::<S8>::evaluate(
@@ -211,13 +215,14 @@ impl DepthValues {
             pos.player,
             pos.opponent,
         )];
-        self.engine
-            .search(pos, &self.limits, &self.stop, &mut |p| {
-                if !p.exact {
-                    values.push(p.score)
-                }
-            })
-            .expect("a position with moves");
+        for depth in 1..=self.max_depth {
+            self.limits.depth = depth;
+            let r = self
+                .engine
+                .search(pos, &self.limits, &self.stop, &mut |_| {})
+                .expect("a position with moves");
+            values.push(r.score);
+        }
         let values: Vec<String> = values.iter().map(|v| v.to_string()).collect();
         values.join(" ")
     }
