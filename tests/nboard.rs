@@ -641,8 +641,9 @@ fn reply_time(line: &str) -> f64 {
 }
 
 /// `set selectivity N` changes every search's cuts: at the same level, the
-/// most selective setting searches fewer nodes than none; -1 gives the
-/// level's back.
+/// most selective setting searches fewer nodes than the fixed levels' (4),
+/// and that fewer than none; -1 gives the level's back (0 here: the game
+/// has a clock, and a level by time searches at selectivity 0).
 #[test]
 fn selectivity_changes_the_searches() {
     // A session each: the table would answer a second search at once.
@@ -651,11 +652,13 @@ fn selectivity_changes_the_searches() {
         s.send("nboard 2");
         s.send("set depth 8");
         s.send("set book 0");
-        s.send(&format!(
-            "set game {}",
-            ggf_set(START, &["f5", "d6", "c3", "d3", "c4"], None)
-        ));
-        s.ping(1);
+        s.send(&ggf_set(START, &["f5", "d6", "c3", "d3", "c4"], None));
+        // No error: the search is of this game, not of the start.
+        let replies = s.ping(1);
+        assert!(
+            !replies.iter().any(|l| l.starts_with("error")),
+            "{replies:?}"
+        );
         assert!(s
             .replies(&format!("set selectivity {setting}"), 2)
             .is_empty());
@@ -669,8 +672,9 @@ fn selectivity_changes_the_searches() {
         s.finish();
         n
     };
-    let (most, level, none) = (nodes("0"), nodes("-1"), nodes("5"));
-    assert!(most < level && level < none, "{most} {level} {none}");
+    let (most, fixed, none) = (nodes("0"), nodes("4"), nodes("5"));
+    assert!(most < fixed && fixed < none, "{most} {fixed} {none}");
+    assert_eq!(nodes("-1"), most);
 }
 
 /// `set movetime S` bounds each `go` (level 60 would otherwise think for
