@@ -923,7 +923,7 @@ fn ladder_cut(limits: &Limits, step: u32) -> f32 {
 
 /// The depths of a search's iterations: two plies at a time (1, then 2,
 /// 4, 6 and so on, and `max_depth` itself). Two plies at a time reach a
-/// depth on 26-29% fewer nodes: the odd iterations cost more than the
+/// depth on 22-36% fewer nodes: the odd iterations cost more than the
 /// ordering they give the next one saves (a timed search capped at depth 18
 /// on `benches/data/wthor-40.obf`, selectivity 0: 2,661,862 nodes instead
 /// of 3,587,952; at 16, 1,307,148 instead of 1,830,510; depth 12 at the

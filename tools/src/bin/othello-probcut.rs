@@ -221,6 +221,10 @@ impl DepthValues {
                 .engine
                 .search(pos, &self.limits, &self.stop, &mut |_| {})
                 .expect("a position with moves");
+            // A depth that reaches the end is the solver's: no sample.
+            if r.exact {
+                break;
+            }
             values.push(r.score);
         }
         let values: Vec<String> = values.iter().map(|v| v.to_string()).collect();
