@@ -182,8 +182,8 @@ fn sample(
 struct DepthValues {
     eval: Evaluator,
     engine: Engine,
+    /// To the deepest depth; each search takes its own depth from it.
     limits: Limits,
-    max_depth: u32,
     stop: AtomicBool,
 }
 
@@ -199,7 +199,6 @@ impl DepthValues {
             eval,
             engine,
             limits,
-            max_depth,
             stop: AtomicBool::new(false),
         }
     }
@@ -215,11 +214,14 @@ impl DepthValues {
             pos.player,
             pos.opponent,
         )];
-        for depth in 1..=self.max_depth {
-            self.limits.depth = depth;
+        for depth in 1..=self.limits.depth {
+            let limits = Limits {
+                depth,
+                ..self.limits
+            };
             let r = self
                 .engine
-                .search(pos, &self.limits, &self.stop, &mut |_| {})
+                .search(pos, &limits, &self.stop, &mut |_| {})
                 .expect("a position with moves");
             // A depth that reaches the end is the solver's: no sample.
             if r.exact {
