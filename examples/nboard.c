@@ -15,7 +15,9 @@
  *   set movetime S        think at most S seconds a move (0: no limit, the
  *                         default); not NBoard's, for match tools
  *   set contempt N        accepted and kept (centidiscs; see below)
- *   set book 0|1          the opening book off or on (default on)
+ *   set book 0|1          the opening book off or on (default on: as the
+ *                         library's levels play it: not by set movetime
+ *                         alone, where searching plays better)
  *   set threads N         threads of every search, 0..256 (0: one per core;
  *                         default 1, or --threads N)
  *   set selectivity N     Multi-ProbCut setting of every search, 0..5 (0:
@@ -47,7 +49,9 @@
  * go and hint in the positions it knows, without searching; its lines are
  * NBoard's book hints, "book PV EVAL GAMES DEPTH", with 0 games and depth 0
  * (the library keeps neither for its book). --no-book or "set book 0"
- * turns it off.
+ * turns it off. As the library's levels, a go under "set movetime" without
+ * the game's clock searches instead of playing from the book: the time a
+ * book move saves would not come back (docs/guide.md, "The opening book").
  *
  * Searches run on a second thread while this one reads the next commands:
  * "ping" and "quit" stop a running search at once (its result is still sent,
@@ -651,7 +655,7 @@ static void limits_for(struct session *s, int level, othello_search_limits *lim,
 {
     othello_search_limits_init(lim);
     lim->level = level;
-    lim->book = s->book ? 1 : 0;
+    lim->book = s->book ? -1 : 0; /* on: as the level plays it */
     lim->threads = s->threads;
     lim->selectivity = s->selectivity;
     if (progress) {

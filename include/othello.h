@@ -436,7 +436,9 @@ typedef struct othello_search_limits {
    * when the position is in it, without searching: a book move within
    * `randomness` discs of the book's best, chosen with `seed`. 1 = yes,
    * 0 = no, -1 (the default) = the level's setting: yes from level 1 up,
-   * no at level 0 and with `level` -1. Other strategies ignore it.
+   * except with a `time_limit_ms` and no clock (there searching plays
+   * better: docs/guide.md, "The opening book"); no at level 0 and with
+   * `level` -1. Other strategies ignore it.
    */
   int book;
   /**

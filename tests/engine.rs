@@ -119,6 +119,30 @@ fn the_book_answers_from_level_1_unless_told_not_to() {
         let r = engine.search(pos, &limits, &stop, &mut |_| {}).unwrap();
         assert!(!r.from_book && r.nodes > 0);
     }
+    // By a time limit alone a level searches; with a clock, or with
+    // `timed_book`, it plays from the book.
+    let timed = Limits {
+        time: Some(std::time::Duration::from_secs(5)),
+        ..Limits::level(4).unwrap()
+    };
+    let r = engine.search(pos, &timed, &stop, &mut |_| {}).unwrap();
+    assert!(!r.from_book && r.nodes > 0);
+    for limits in [
+        Limits {
+            timed_book: true,
+            ..timed
+        },
+        Limits {
+            clock: Some(othello::engine::Clock {
+                remaining: std::time::Duration::from_secs(60),
+                increment: std::time::Duration::ZERO,
+            }),
+            ..timed
+        },
+    ] {
+        let r = engine.search(pos, &limits, &stop, &mut |_| {}).unwrap();
+        assert!(r.from_book && r.best == Some(known[0].square));
+    }
     engine.set_book(othello::book::BookChoice::None);
     assert!(engine.book_moves(pos).is_empty());
     let r = engine

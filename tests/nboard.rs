@@ -679,20 +679,28 @@ fn selectivity_changes_the_searches() {
 
 /// `set movetime S` bounds each `go` (level 60 would otherwise think for
 /// minutes), and the game's clock (GGF's TI and each move's time) does too:
-/// a side with little time left answers within its share.
+/// a side with little time left answers within its share. By a move time
+/// alone the engine searches even where its book knows the position.
 #[test]
 fn movetime_and_the_games_clock_bound_go() {
     const SLACK: f64 = 0.1;
     let mut s = Session::start(nboard_exe(), &[]);
     s.send("nboard 2");
     s.send("set depth 60");
-    s.send("set book 0");
-    s.send(&format!("set game {}", ggf(START, &[])));
+    // A game without a clock: the move time alone limits the search.
+    let unclocked = ggf(START, &[]).replace("TI[15:00]", "");
+    s.send(&format!("set game {unclocked}"));
     s.ping(1);
     assert!(s.replies("set movetime 0.3", 2).is_empty());
     let (lines, _) = s.go();
+    assert!(
+        !lines.iter().any(|l| l.starts_with("book ")),
+        "a book move by a move time: {lines:?}"
+    );
     let took = reply_time(lines.last().unwrap());
     assert!(took <= 0.3 + SLACK, "{took} s\n{}", s.transcript());
+    // The book would answer the clock's position below at once.
+    s.send("set book 0");
     s.expect_error("set movetime -1", 3, "movetime");
     s.expect_error("set movetime soon", 4, "movetime");
     assert!(s.replies("set movetime 0", 5).is_empty());

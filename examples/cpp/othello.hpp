@@ -415,8 +415,9 @@ public:
     /// Multi-ProbCut setting 0..5 (5: none); -1: the level's.
     search_limits &selectivity(int s) noexcept { lim_.selectivity = s; return *this; }
     /// Play from the engine's opening book when the position is in it:
-    /// 1 (true) yes, 0 (false) no, -1 the level's (yes from level 1, no at
-    /// level 0 and with explicit depths).
+    /// 1 (true) yes, 0 (false) no, -1 the level's (yes from level 1 except
+    /// by a time limit without a clock, no at level 0 and with explicit
+    /// depths).
     search_limits &book(int on) noexcept { lim_.book = on; return *this; }
     /// Threads of the search, 0..256: 1 (the default) the calling thread
     /// alone, reproducibly; N > 1 adds N - 1 helper threads (exact scores

@@ -1114,7 +1114,8 @@ class Engine:
         ``classic_depth``, ``randomness``, ``seed``, ``selectivity`` (0..5,
         -1 = the level's), ``book`` (play from the opening book when the
         position is in it: 1 or True, 0 or False, -1 = the level's: yes from
-        level 1, no at level 0 and with explicit depths), ``threads`` (0..256:
+        level 1 except by a ``time_limit_ms`` without a clock, no at level 0
+        and with explicit depths), ``threads`` (0..256:
         1, the default, searches on the calling thread alone, reproducibly;
         N > 1 adds N - 1 helper threads, exact scores stay exact but moves
         among equal ones, midgame scores and node counts may vary from run

@@ -115,7 +115,9 @@ pub struct othello_search_limits {
     /// when the position is in it, without searching: a book move within
     /// `randomness` discs of the book's best, chosen with `seed`. 1 = yes,
     /// 0 = no, -1 (the default) = the level's setting: yes from level 1 up,
-    /// no at level 0 and with `level` -1. Other strategies ignore it.
+    /// except with a `time_limit_ms` and no clock (there searching plays
+    /// better: docs/guide.md, "The opening book"); no at level 0 and with
+    /// `level` -1. Other strategies ignore it.
     pub book: c_int,
     /// Threads of the search, 0..256. 1 (the default): the calling thread
     /// alone; the same move, score, line and node count for the same
@@ -515,10 +517,10 @@ fn convert_limits(l: &othello_search_limits) -> Result<Limits, Failure> {
         })?;
         limits.timed_selectivity = limits.selectivity;
     }
-    limits.book = match l.book {
-        -1 => limits.book,
-        0 => false,
-        1 => true,
+    (limits.book, limits.timed_book) = match l.book {
+        -1 => (limits.book, limits.timed_book),
+        0 => (false, false),
+        1 => (true, true),
         b => {
             return Err(Failure::new(
                 OTHELLO_STATUS_INVALID_ARGUMENT,

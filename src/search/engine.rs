@@ -227,7 +227,7 @@ impl Engine {
             ));
         }
         let mut rng = Rng::new(limits.seed);
-        if limits.strategy == Strategy::Engine && limits.book && !restricted {
+        if limits.plays_book() && !restricted {
             if let Some(mut r) = self.book_move(pos, limits.randomness, &mut rng) {
                 r.elapsed = start.elapsed();
                 return Ok(r);

@@ -129,8 +129,16 @@ pub struct Limits {
     /// Engine strategy on 8x8: play from the engine's opening book when the
     /// position is in it (a move within `randomness` discs of the book's
     /// best, chosen with `seed`), without searching. Levels from
-    /// [`BOOK_MIN_LEVEL`] set it; explicit limits do not.
+    /// [`BOOK_MIN_LEVEL`] set it; explicit limits do not. A search with a
+    /// time limit and no clock follows `timed_book` instead.
     pub book: bool,
+    /// As `book`, for a search with a time limit and no clock. Levels leave
+    /// it off: there a book move saves time that no later move gets back,
+    /// and searching plays better than the built-in book's moves, which
+    /// come from level-10 searches (docs/guide.md, "The opening book").
+    /// Explicit limits leave it off too; set it with `book` to play from
+    /// the book under a time limit.
+    pub timed_book: bool,
     /// Threads of the search: 1 (the default) searches on the caller's
     /// thread alone and is reproducible; more add helper threads sharing the
     /// table (see [`crate::search::parallel`]), which find exact scores as
@@ -162,6 +170,7 @@ impl Limits {
             selectivity: LEVEL_SELECTIVITY,
             timed_selectivity: TIMED_LEVEL_SELECTIVITY,
             book: level >= BOOK_MIN_LEVEL,
+            timed_book: false,
             threads: 1,
         })
     }
@@ -177,6 +186,19 @@ impl Limits {
         limits.timed_selectivity = EXACT_SELECTIVITY;
         limits.book = false;
         Ok(limits)
+    }
+
+    /// Whether this search plays from the opening book when the position
+    /// is in it: `timed_book` under a time limit without a clock, else
+    /// `book`, and only for the engine strategy.
+    pub fn plays_book(&self) -> bool {
+        let by_time_alone = self.time.is_some() && self.clock.is_none();
+        self.strategy == Strategy::Engine
+            && if by_time_alone {
+                self.timed_book
+            } else {
+                self.book
+            }
     }
 
     /// Checks every field against its range.

@@ -527,6 +527,18 @@ static void test_book(const char *book_path)
     lim.book = 1;
     lim.level = 0;
     CHECK(othello_engine_search(e, b, &lim, &r) == OTHELLO_STATUS_OK && r.from_book);
+    /* A level by a time limit alone searches; with a clock, or told to
+     * (book = 1), it plays from the book. */
+    lim.level = 4;
+    lim.book = -1;
+    lim.time_limit_ms = 5000;
+    CHECK(othello_engine_search(e, b, &lim, &r) == OTHELLO_STATUS_OK && !r.from_book && r.nodes > 0);
+    lim.book = 1;
+    CHECK(othello_engine_search(e, b, &lim, &r) == OTHELLO_STATUS_OK && r.from_book);
+    lim.book = -1;
+    lim.clock_remaining_ms = 60000;
+    CHECK(othello_engine_search(e, b, &lim, &r) == OTHELLO_STATUS_OK && r.from_book);
+    othello_search_limits_init(&lim);
 
     /* No book: nothing to look up, every level searches. */
     CHECK(othello_engine_set_book(e, OTHELLO_BOOK_NONE) == OTHELLO_STATUS_OK);
