@@ -15,7 +15,7 @@
  *   set movetime S        think at most S seconds a move (0: no limit, the
  *                         default); not NBoard's, for match tools
  *   set contempt N        accepted and kept (centidiscs; see below)
- *   set book 0|1          the opening book off or on (default on: as the
+ *   set book 0|1          the opening book off or on (default on, as the
  *                         library's levels play it: not by set movetime
  *                         alone, where searching plays better)
  *   set threads N         threads of every search, 0..256 (0: one per core;
