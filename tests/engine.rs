@@ -122,7 +122,7 @@ fn the_book_answers_from_level_1_unless_told_not_to() {
     // By a time limit alone a level searches; with a clock, or with
     // `timed_book`, it plays from the book.
     let timed = Limits {
-        time: Some(std::time::Duration::from_secs(5)),
+        time: Some(Duration::from_secs(5)),
         ..Limits::level(4).unwrap()
     };
     let r = engine.search(pos, &timed, &stop, &mut |_| {}).unwrap();
@@ -134,8 +134,8 @@ fn the_book_answers_from_level_1_unless_told_not_to() {
         },
         Limits {
             clock: Some(othello::engine::Clock {
-                remaining: std::time::Duration::from_secs(60),
-                increment: std::time::Duration::ZERO,
+                remaining: Duration::from_secs(60),
+                increment: Duration::ZERO,
             }),
             ..timed
         },
