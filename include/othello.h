@@ -456,9 +456,11 @@ typedef struct othello_search_limits {
    * The side to move's game clock: its time left for the rest of the
    * game in milliseconds, or -1 (the default) for no clock. The search
    * takes a share of it fitting the moves left (more on a move whose best
-   * move changes as it deepens), never more than half of it, and, with
-   * `time_limit_ms` too, never more than that. `level` caps the effort
-   * as with `time_limit_ms`. Since 0.4.
+   * move changes as it deepens), never more than half of it, and keeps 5
+   * ms for each move still to come (for the time the search does not
+   * see, such as a GUI's pipe); with `time_limit_ms` too, never more
+   * than that. `level` caps the effort as with `time_limit_ms`. Since
+   * 0.4.
    */
   int64_t clock_remaining_ms;
   /**

@@ -131,9 +131,11 @@ pub struct othello_search_limits {
     /// The side to move's game clock: its time left for the rest of the
     /// game in milliseconds, or -1 (the default) for no clock. The search
     /// takes a share of it fitting the moves left (more on a move whose best
-    /// move changes as it deepens), never more than half of it, and, with
-    /// `time_limit_ms` too, never more than that. `level` caps the effort
-    /// as with `time_limit_ms`. Since 0.4.
+    /// move changes as it deepens), never more than half of it, and keeps 5
+    /// ms for each move still to come (for the time the search does not
+    /// see, such as a GUI's pipe); with `time_limit_ms` too, never more
+    /// than that. `level` caps the effort as with `time_limit_ms`. Since
+    /// 0.4.
     pub clock_remaining_ms: i64,
     /// What each move adds to the clock once made, in milliseconds (0, the
     /// default: nothing; negative is invalid). Since 0.4.

@@ -29,6 +29,16 @@ const ANSWER_MARGIN: Duration = Duration::from_micros(250);
 /// See [`ANSWER_MARGIN`].
 const ANSWER_SHARE: u32 = 16;
 
+/// The time a clock keeps back for each of the side's moves still to come,
+/// for what its searches do not see: the way of each question and answer
+/// between the engine and its GUI, and the GUI's rounding of the times it
+/// gives back (a GGF may give them to hundredths of a second). Without it,
+/// a clock could come down to its last milliseconds and run out: under
+/// `othello-match --clock 5` (each move 0.42 ms longer than its search,
+/// the times rounded to 10 ms) 5 of 400 games were lost on time, and none
+/// with it, at 0.99x the time (docs/benchmarks.md).
+const MOVE_RESERVE: Duration = Duration::from_millis(5);
+
 /// The empties from which a game is usually solved when time is short:
 /// a clock's time is shared among the moves before them, plus the solve.
 const SOLVE_EMPTIES: u32 = 20;
@@ -240,13 +250,15 @@ fn duration_of(nodes: f64, rate: f64) -> Duration {
 }
 
 /// A clock's (target, hard limit) for a move at `empties` empties: the time
-/// left shared among the moves before the solve and the solve, the
-/// increment added (it comes back once the move is made), and at most half
-/// of the time left.
+/// left, less a reserve for the moves to come, shared among the moves
+/// before the solve and the solve, the increment added (it comes back once
+/// the move is made), and at most half of the time left.
 fn clock_share(clock: Clock, empties: u32) -> (Duration, Duration) {
     let remaining = clock.remaining;
-    // Enough left for the moves to come even at their answer margin.
-    let usable = remaining.saturating_sub(remaining / 20 + ANSWER_MARGIN);
+    // Enough left for the moves to come even at their answer margin, and
+    // each move's reserve (this one's included).
+    let reserve = MOVE_RESERVE * empties.div_ceil(2).max(1);
+    let usable = remaining.saturating_sub(remaining / 20 + ANSWER_MARGIN + reserve);
     let moves_before_solve = empties.saturating_sub(SOLVE_EMPTIES).div_ceil(2);
     let shares = moves_before_solve + SOLVE_SHARES;
     let increment = clock.increment.min(usable / 2);
@@ -279,6 +291,14 @@ mod tests {
                 );
             }
         }
+        // Each move still to come keeps its reserve; a clock below the
+        // reserves gives the move nothing past its first iteration.
+        for empties in [60, 40, 24, 20, 12, 1] {
+            let c = clock(3_000, 0);
+            let hard = clock_share(c, empties).1;
+            assert!(hard + MOVE_RESERVE * empties.div_ceil(2) <= c.remaining);
+        }
+        assert_eq!(clock_share(clock(90, 0), 40).1, Duration::ZERO);
         // More of it on a move closer to the end, where fewer moves share it.
         let early = clock_share(clock(60_000, 0), 50).0;
         let late = clock_share(clock(60_000, 0), 24).0;
