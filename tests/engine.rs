@@ -362,67 +362,21 @@ fn a_timed_search_keeps_a_proved_win_when_it_cannot_solve_exactly() {
     assert!(c.exact && for_us > 0, "{c:?}");
 }
 
-#[test]
-fn a_game_clock_of_a_few_seconds_lasts_the_whole_game() {
+/// Plays a whole game between two engines at level 60 on clocks of
+/// `clock` each, charging each move `unseen` more than its search, and
+/// telling each side its clock with every move's time rounded to `tick`
+/// (none: exactly), as a GUI might; asserts that no clock runs out. The
+/// moves played, and what is left of each clock.
+fn clock_game(clock: Duration, unseen: Duration, tick: Option<Duration>) -> (u32, [Duration; 2]) {
     use othello::engine::Clock;
     let stop = AtomicBool::new(false);
     let mut engines = [Engine::new(16), Engine::new(16)];
-    // Black's clock, white's.
-    let mut left = [Duration::from_secs(3); 2];
-    let mut pos = Position::start();
-    let mut side = 0;
-    let mut moves = 0;
-    while !pos.is_game_over() {
-        if pos.legal_moves().is_zero() {
-            pos = pos.pass();
-            side ^= 1;
-            continue;
-        }
-        let mut limits = Limits::level(60).unwrap();
-        limits.book = false;
-        limits.clock = Some(Clock {
-            remaining: left[side],
-            increment: Duration::ZERO,
-        });
-        let start = Instant::now();
-        let r = engines[side]
-            .search(pos, &limits, &stop, &mut |_| {})
-            .unwrap();
-        let took = start.elapsed();
-        assert!(
-            took < left[side],
-            "move {moves}: took {took:?} with {:?} left",
-            left[side]
-        );
-        left[side] -= took;
-        pos = pos.play(r.best.unwrap()).unwrap();
-        side ^= 1;
-        moves += 1;
-    }
-    assert!(moves >= 50, "{moves} moves");
-    // The clock was used, not hoarded: each side spent a good part of it.
-    for l in left {
-        assert!(l < Duration::from_millis(2500), "{l:?} left");
-    }
-}
-
-/// A GUI's clock is not the search's: each move also costs the way of the
-/// question and the answer, which no search sees, and a GGF gives the times
-/// back to hundredths of a second. A clock of 300 ms played under both (2
-/// ms a move unseen, each move's time told rounded to 10 ms) never runs
-/// out; without a reserve for them it did, on both sides.
-#[test]
-fn a_clock_keeps_time_for_what_the_search_does_not_see() {
-    use othello::engine::Clock;
-    let stop = AtomicBool::new(false);
-    let mut engines = [Engine::new(16), Engine::new(16)];
-    let unseen = Duration::from_millis(2);
-    let tick = Duration::from_millis(10);
-    // Each side's clock as it is, and as the GUI tells it.
-    let mut left = [Duration::from_millis(300); 2];
+    // Each side's clock as it is (black's, white's), and as it is told.
+    let mut left = [clock; 2];
     let mut told = left;
     let mut pos = Position::start();
     let mut side = 0;
+    let mut moves = 0;
     while !pos.is_game_over() {
         if pos.legal_moves().is_zero() {
             pos = pos.pass();
@@ -447,11 +401,40 @@ fn a_clock_keeps_time_for_what_the_search_does_not_see() {
             left[side]
         );
         left[side] -= took;
-        let rounded = tick * ((took + tick / 2).as_nanos() / tick.as_nanos()) as u32;
-        told[side] = told[side].saturating_sub(rounded);
+        let shown = tick.map_or(took, |t| {
+            t * ((took + t / 2).as_nanos() / t.as_nanos()) as u32
+        });
+        told[side] = told[side].saturating_sub(shown);
         pos = pos.play(r.best.unwrap()).unwrap();
         side ^= 1;
+        moves += 1;
     }
+    (moves, left)
+}
+
+#[test]
+fn a_game_clock_of_a_few_seconds_lasts_the_whole_game() {
+    let (moves, left) = clock_game(Duration::from_secs(3), Duration::ZERO, None);
+    assert!(moves >= 50, "{moves} moves");
+    // The clock was used, not hoarded: each side spent a good part of it.
+    for l in left {
+        assert!(l < Duration::from_millis(2500), "{l:?} left");
+    }
+}
+
+/// A GUI's clock is not the search's: each move also costs the way of the
+/// question and the answer, which no search sees, and a GGF gives the times
+/// back to hundredths of a second. A clock of 300 ms played under both (2
+/// ms a move unseen, each move's time told rounded to 10 ms) never runs
+/// out; without a reserve for them it did, on both sides.
+#[test]
+fn a_clock_keeps_time_for_what_the_search_does_not_see() {
+    let tick = Duration::from_millis(10);
+    clock_game(
+        Duration::from_millis(300),
+        Duration::from_millis(2),
+        Some(tick),
+    );
 }
 
 #[test]
