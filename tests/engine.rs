@@ -2,7 +2,7 @@
 //! agreement with plain minimax, limits, stop, determinism and randomness.
 
 use othello::board::{Bits, S8};
-use othello::engine::{Engine, Limits, Strategy};
+use othello::engine::{Clock, Engine, Limits, Strategy};
 use othello::notation::parse_square;
 use othello::rng::Rng;
 use std::sync::atomic::AtomicBool;
@@ -133,7 +133,7 @@ fn the_book_answers_from_level_1_unless_told_not_to() {
             ..timed
         },
         Limits {
-            clock: Some(othello::engine::Clock {
+            clock: Some(Clock {
                 remaining: Duration::from_secs(60),
                 increment: Duration::ZERO,
             }),
@@ -276,7 +276,6 @@ fn a_timed_search_returns_within_its_limit() {
 
 #[test]
 fn the_longest_times_are_no_limit() {
-    use othello::engine::Clock;
     let stop = AtomicBool::new(false);
     let pos = random_position(&mut Rng::new(3), 48);
     let mut limits = Limits::level(60).unwrap();
@@ -368,7 +367,6 @@ fn a_timed_search_keeps_a_proved_win_when_it_cannot_solve_exactly() {
 /// (none: exactly), as a GUI might; asserts that no clock runs out. The
 /// moves played, and what is left of each clock.
 fn clock_game(clock: Duration, unseen: Duration, tick: Option<Duration>) -> (u32, [Duration; 2]) {
-    use othello::engine::Clock;
     let stop = AtomicBool::new(false);
     let mut engines = [Engine::new(16), Engine::new(16)];
     // Each side's clock as it is (black's, white's), and as it is told.
