@@ -14,6 +14,7 @@ pub mod midgame;
 pub(crate) mod moves;
 pub mod parallel;
 pub mod probcut;
+mod root;
 pub mod table;
 pub mod timing;
 
