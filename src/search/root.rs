@@ -658,11 +658,8 @@ where
 /// (the midgame search hands such nodes to the solver, see
 /// `Searcher::solve`). The iterations between would search to leaves of a
 /// few empties by the evaluation, and cost as much as the selective solve
-/// that sees the whole game. Replaying the endgames of 400 games against
-/// NTest depth 12 at their times (`othello-replay`, seeds 81-82, moves from
-/// 20 empties): 0.034-0.036 discs lost a move and 7 results changed,
-/// against 0.060-0.069 and 9 with every iteration (4 plies: 0.050, 11; 8:
-/// 0.047-0.052, 7).
+/// that sees the whole game: without them, replayed endgames lost about
+/// half as many discs a move (the replays are in docs/history.md).
 const SOLVE_JUMP: u32 = 6;
 
 /// The iterations a timed search runs past its empties: its midgame
@@ -688,16 +685,10 @@ fn ladder_cut(limits: &Limits, step: u32) -> f32 {
 /// The depths of a search's iterations: two plies at a time (1, then 2,
 /// 4, 6 and so on, and `max_depth` itself). Two plies at a time reach a
 /// depth on 22-36% fewer nodes: the odd iterations cost more than the
-/// ordering they give the next one saves (a timed search capped at depth 18
-/// on `benches/data/wthor-40.obf`, selectivity 0: 2,661,862 nodes instead
-/// of 3,587,952; at 16, 1,307,148 instead of 1,830,510; depth 12 at the
-/// fixed levels' selectivity 4,218,699 instead of 6,029,400). At equal time
-/// against NTest depth 12 (1,600 games each, both at once): 0.562 against
-/// 0.530 and 0.535 against 0.515; odd depths instead (1, 3, 5 and so on)
-/// scored as even ones, 0.548 against 0.555; at a fixed level against
-/// every ply, level 10 0.524 over 400 games in 0.87x the time
-/// (docs/benchmarks.md). A timed search steps so up to [`SOLVE_JUMP`] plies
-/// short of its empties, then goes straight to them.
+/// ordering they give the next one saves, and at equal time the engine
+/// plays better so (the measurements are in docs/history.md). A timed
+/// search steps so up to [`SOLVE_JUMP`] plies short of its empties, then
+/// goes straight to them.
 fn iteration_depths(timed: bool, empties: u32, max_depth: u32) -> impl Iterator<Item = u32> {
     (1..=max_depth).filter(move |&d| {
         let step = d == 1 || d % 2 == 0 || d == max_depth;
@@ -710,13 +701,11 @@ fn iteration_depths(timed: bool, empties: u32, max_depth: u32) -> impl Iterator<
 }
 
 /// The exact solve's first window: this many discs either side of the
-/// presearch's score (1 or 5 took 32% and 12% more nodes on the positions
-/// of 22 empties of `cargo bench --bench solve -- --random 20 22 1`).
+/// presearch's score (1 took 32% more nodes on positions of 22 empties).
 const FIRST_WINDOW: i32 = 3;
 
 /// After a failed window, the next reaches this many discs past the bound
-/// that failed. (12 discs took 3.3% more nodes on 20 random-game positions
-/// of 22 empties, the same on FFO 40-49; 4 as 6, 8 between.)
+/// that failed (12 took 3.3% more nodes on positions of 22 empties).
 const RETRY_WINDOW: i32 = 6;
 
 /// The exact score and a best move, first in a narrow window around `guess`
