@@ -381,6 +381,8 @@ fn run_threads<G: Geometry>(
     })
 }
 
+/// The budget of a search under `limits`, stopped by `stop` or at
+/// `deadline`.
 fn budget<'a>(stop: &'a AtomicBool, limits: &Limits, deadline: Option<Instant>) -> Budget<'a> {
     let mut budget = Budget::new(stop);
     budget.node_limit = if limits.node_limit == 0 {

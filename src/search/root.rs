@@ -400,7 +400,14 @@ impl<'t, 'a, 'b, G: Geometry> RootSearch<'t, 'a, 'b, G> {
                 } else {
                     Window::Scout
                 };
-                let s = root_move(&mut searcher, child, depth, window, (alpha, beta), &mut raised);
+                let s = root_move(
+                    &mut searcher,
+                    child,
+                    depth,
+                    window,
+                    (alpha, beta),
+                    &mut raised,
+                );
                 deferral.done(claim);
                 if raised && beats_first {
                     *better = Some(sq);
@@ -427,10 +434,7 @@ impl<'t, 'a, 'b, G: Geometry> RootSearch<'t, 'a, 'b, G> {
         }
         let mut order: Vec<usize> = (0..self.root.len()).collect();
         order.sort_by_key(|&i| std::cmp::Reverse(scores[i]));
-        let sorted: Vec<(u32, i32)> = order
-            .iter()
-            .map(|&i| (self.root[i].0, scores[i]))
-            .collect();
+        let sorted: Vec<(u32, i32)> = order.iter().map(|&i| (self.root[i].0, scores[i])).collect();
         self.root.copy_from_slice(&sorted);
         let (lo, hi) = bounds(best, alpha0, beta, INF);
         self.task.table.store(
@@ -471,9 +475,7 @@ impl<'t, 'a, 'b, G: Geometry> RootSearch<'t, 'a, 'b, G> {
         result.exact = exact;
         result.wld = true;
         result.depth = empties;
-        result.pv = self
-            .task
-            .principal_variation(result.best, empties as usize);
+        result.pv = self.task.principal_variation(result.best, empties as usize);
         (self.progress)(&result.progress(self.budget.nodes, self.task.start.elapsed()));
         if self.task.limits.randomness > 0 && exact {
             self.solve_every_move()?;
