@@ -19,9 +19,8 @@
 //! or less is never picked. Where the original would therefore pass with legal
 //! moves on the board, [`choose`] plays the best of them instead.
 
-use crate::board::{Bits, Geometry, Position};
+use crate::board::{key, Bits, Geometry, Key, Position};
 use crate::rng::Rng;
-use crate::search::table::{key, Key};
 
 /// How the original computer scores a move.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
