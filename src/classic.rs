@@ -366,10 +366,10 @@ fn fill<G: Geometry>(list: &mut Vec<(u32, G::B, i32)>, pos: Position<G>, first: 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::square::{parse_square, square_name};
     use crate::board::testing::for_every_size;
     use crate::board::testing::random_walk;
     use crate::board::*;
-    use crate::notation::{parse_square, square_name};
 
     // 8x8 helpers: squares by name, positions from the discs of each side.
 

@@ -22,6 +22,7 @@ pub mod perft;
 pub mod position;
 pub mod rules;
 pub mod s8;
+pub mod square;
 #[cfg(test)]
 pub(crate) mod testing;
 

@@ -350,12 +350,12 @@ mod tests {
     }
 
     fn sq(name: &str) -> u32 {
-        crate::notation::parse_square(8, name).unwrap()
+        crate::board::square::parse_square(8, name).unwrap()
     }
 
     fn names(n: u32, bits: impl Bits) -> Vec<String> {
         bits.squares()
-            .map(|s| crate::notation::square_name(n, s))
+            .map(|s| crate::board::square::square_name(n, s))
             .collect()
     }
 
