@@ -46,7 +46,10 @@ use std::path::{Path, PathBuf};
 const LAYERS: &[(&str, &[&str])] = &[
     ("foundation", &["error", "color", "rng"]),
     ("board", &["board"]),
-    ("eval, game, book, classic", &["eval", "game", "book", "classic"]),
+    (
+        "eval, game, book, classic",
+        &["eval", "game", "book", "classic"],
+    ),
     ("notation", &["notation", "obf"]),
     ("search", &["search"]),
     ("engine", &["search::engine", "search::root"]),
