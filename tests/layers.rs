@@ -143,9 +143,8 @@ fn code_of(text: &str) -> String {
         } else if rest.starts_with(&['/', '*']) {
             find(rest, &['*', '/'], 2).map_or(rest.len(), |e| e + 2)
         } else if rest[0] == '"' {
-            string_end(rest, 1)
-        } else if rest[0] == 'r' && !after_ident && raw_string(rest).is_some() {
-            let hashes = raw_string(rest).unwrap_or(0);
+            string_end(rest)
+        } else if let Some(hashes) = raw_string(rest).filter(|_| !after_ident) {
             let mut close = vec!['"'];
             close.extend(std::iter::repeat_n('#', hashes));
             find(rest, &close, hashes + 2).map_or(rest.len(), |e| e + close.len())
@@ -169,10 +168,9 @@ fn find(hay: &[char], needle: &[char], from: usize) -> Option<usize> {
     (from..hay.len()).find(|&i| hay[i..].starts_with(needle))
 }
 
-/// The end (exclusive) of the string literal opened at `hay[0]`, its body
-/// starting at `from`.
-fn string_end(hay: &[char], from: usize) -> usize {
-    let mut i = from;
+/// The end (exclusive) of the string literal opened at `hay[0]`.
+fn string_end(hay: &[char]) -> usize {
+    let mut i = 1;
     while i < hay.len() {
         match hay[i] {
             '\\' => i += 2,
@@ -183,8 +181,12 @@ fn string_end(hay: &[char], from: usize) -> usize {
     hay.len()
 }
 
-/// For `r"`, `r#"`, ...: the number of `#`.
+/// For a raw string opening at `hay[0]` (`r"`, `r#"`, ...): its number
+/// of `#`.
 fn raw_string(hay: &[char]) -> Option<usize> {
+    if hay[0] != 'r' {
+        return None;
+    }
     let hashes = hay[1..].iter().take_while(|&&c| c == '#').count();
     (hay.get(1 + hashes) == Some(&'"')).then_some(hashes)
 }
@@ -277,6 +279,12 @@ fn imports(module: &str, code: &str) -> Vec<Import> {
     let mut inline: Vec<(String, usize)> = Vec::new();
     let mut depth = 0;
     for (n, line) in code.lines().enumerate() {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        if let Some(i) = words.iter().position(|w| *w == "mod") {
+            if words.get(i + 2) == Some(&"{") {
+                inline.push((words[i + 1].to_string(), depth));
+            }
+        }
         let scope = std::iter::once(module)
             .chain(inline.iter().map(|(name, _)| name.as_str()))
             .filter(|part| !part.is_empty())
@@ -303,12 +311,6 @@ fn imports(module: &str, code: &str) -> Vec<Import> {
                 path,
                 scope: scope.clone(),
             }));
-        }
-        let words: Vec<&str> = line.split_whitespace().collect();
-        if let Some(i) = words.iter().position(|w| *w == "mod") {
-            if words.get(i + 2) == Some(&"{") {
-                inline.push((words[i + 1].to_string(), depth));
-            }
         }
         for c in line.chars() {
             match c {
