@@ -19,9 +19,8 @@
 //! or less is never picked. Where the original would therefore pass with legal
 //! moves on the board, [`choose`] plays the best of them instead.
 
-use crate::board::{Bits, Geometry, Position};
+use crate::board::{key, Bits, Geometry, Key, Position};
 use crate::rng::Rng;
-use crate::search::table::{key, Key};
 
 /// How the original computer scores a move.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -367,10 +366,10 @@ fn fill<G: Geometry>(list: &mut Vec<(u32, G::B, i32)>, pos: Position<G>, first: 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::square::{parse_square, square_name};
     use crate::board::testing::for_every_size;
     use crate::board::testing::random_walk;
     use crate::board::*;
-    use crate::notation::{parse_square, square_name};
 
     // 8x8 helpers: squares by name, positions from the discs of each side.
 

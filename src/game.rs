@@ -1,10 +1,10 @@
 //! A game on any board size: a position, the colour to move, and the full
 //! history of turns (moves and passes) that undo and redo walk.
 
+use crate::board::square::square_name;
 use crate::board::{Bits, Geometry, Position};
 use crate::color::Color;
 use crate::error::Error;
-use crate::notation::square_name;
 
 /// One turn: a disc placed on a square (`row * N + col`), or a pass.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -244,7 +244,7 @@ mod tests {
     }
 
     fn sq(name: &str) -> u32 {
-        crate::notation::parse_square(8, name).unwrap()
+        crate::board::square::parse_square(8, name).unwrap()
     }
 
     /// Everything a game holds: position, side, start, history and the

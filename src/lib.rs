@@ -3,12 +3,17 @@
 //!
 //! The core is pure Rust and written once over a board
 //! [`Geometry`](board::Geometry), with the 8x8 board ([`board::S8`]) as its
-//! fast instance: [`board`] holds the bit sets, geometries and rules,
-//! [`game`] a game with history, [`notation`] the text forms, [`eval`] the
-//! evaluations, [`search`] the midgame search, the exact solver and the
-//! engine, [`classic`] the 1986 program's players, and [`any`] a game of any
-//! size behind one type. [`ffi`] is the C ABI over it, the only module that
-//! touches raw pointers.
+//! fast instance: [`board`] holds the bit sets, geometries, rules, position
+//! keys and square names, [`game`] a game with history, [`notation`] the
+//! text forms, [`eval`] the evaluations, [`search`] the midgame search, the
+//! exact solver and the engine, [`classic`] the 1986 program's players, and
+//! [`any`] a game of any size behind one type. [`ffi`] is the C ABI over it,
+//! the only module that touches raw pointers.
+//!
+//! The modules stand in layers and import only from their own layer and
+//! those below, bottom to top: `error`, `color`, `rng`; `board`; `eval`,
+//! `game`, `book`, `classic`; `notation`, `obf`; `search`; the engine
+//! (`search::engine`); `any`; `ffi`. `tests/layers.rs` checks it.
 //!
 //! ```
 //! use othello::board::{Bits, S8};

@@ -28,25 +28,35 @@ pub fn moves(p: u64, o: u64) -> u64 {
     or_lanes(targets(pv, ov)) & !(p | o)
 }
 
-/// Discs flipped when `p` plays on the empty `sq` (< 64) against `o`.
-#[target_feature(enable = "avx2")]
-#[inline]
-pub fn flips(p: u64, o: u64, sq: u32) -> u64 {
-    let (pv, ov) = (_mm256_set1_epi64x(p as i64), _mm256_set1_epi64x(o as i64));
-    or_lanes(flipped(pv, ov, sq))
-}
+/// Defines `flips` and `flips_and_replies` over the module's `flipped` (per
+/// direction, the discs flipped), compiled with the target features
+/// `$features`. The AVX2 and AVX-512 modules differ only in `flipped`.
+macro_rules! flips_over_flipped {
+    ($features:literal) => {
+        /// Discs flipped when `p` plays on the empty `sq` (< 64) against `o`.
+        #[target_feature(enable = $features)]
+        #[inline]
+        pub fn flips(p: u64, o: u64, sq: u32) -> u64 {
+            let (pv, ov) = (_mm256_set1_epi64x(p as i64), _mm256_set1_epi64x(o as i64));
+            or_lanes(flipped(pv, ov, sq))
+        }
 
-/// The discs flipped when `p` plays on the empty `sq` (< 64) against `o`,
-/// and the moves the opponent then has. The child's discs stay in vector
-/// registers between the two.
-#[target_feature(enable = "avx2")]
-#[inline]
-pub fn flips_and_replies(p: u64, o: u64, sq: u32) -> (u64, u64) {
-    let (pv, ov) = (_mm256_set1_epi64x(p as i64), _mm256_set1_epi64x(o as i64));
-    let (f, child_p, child_o) = child(pv, ov, flipped(pv, ov, sq), sq);
-    let replies = or_lanes(targets(child_p, child_o)) & !(p | o | 1 << sq);
-    (f, replies)
+        /// The discs flipped when `p` plays on the empty `sq` (< 64) against
+        /// `o`, and the moves the opponent then has. The child's discs stay
+        /// in vector registers between the two.
+        #[target_feature(enable = $features)]
+        #[inline]
+        pub fn flips_and_replies(p: u64, o: u64, sq: u32) -> (u64, u64) {
+            let (pv, ov) = (_mm256_set1_epi64x(p as i64), _mm256_set1_epi64x(o as i64));
+            let (f, child_p, child_o) = child(pv, ov, flipped(pv, ov, sq), sq);
+            let replies = or_lanes(targets(child_p, child_o)) & !(p | o | 1 << sq);
+            (f, replies)
+        }
+    };
 }
+pub(super) use flips_over_flipped;
+
+flips_over_flipped!("avx2");
 
 /// The move to `sq` flipping `lanes` (per direction, as [`flipped`] gives
 /// them) of the broadcast `p` and `o`: its flips, and the child's discs to
@@ -107,14 +117,14 @@ pub(super) fn or_lanes(v: __m256i) -> u64 {
 
 /// A square's rays, on one cache line.
 #[repr(align(64))]
-pub(super) struct Rays(pub(super) [u64; 8]);
+struct Rays([u64; 8]);
 
 /// `RAYS[sq]`: the squares strictly beyond `sq` to the edge, in the four
 /// directions that go up the bit order (lanes 0..4: east, north,
 /// north-west, north-east: the steps of [`steps`]), then the four that go
 /// down (west, south, south-east, south-west: the same steps).
-pub(super) static RAYS: [Rays; 64] = {
-    const DIRECTIONS: [(i32, i32); 8] = [
+static RAYS: [Rays; 64] = {
+    let rays = super::s8::rays_along([
         (1, 0),
         (0, 1),
         (-1, 1),
@@ -123,40 +133,48 @@ pub(super) static RAYS: [Rays; 64] = {
         (0, -1),
         (1, -1),
         (-1, -1),
-    ];
+    ]);
     let mut t = [const { Rays([0; 8]) }; 64];
     let mut sq = 0;
     while sq < 64 {
-        let mut d = 0;
-        while d < 8 {
-            let (dc, dr) = DIRECTIONS[d];
-            let (mut c, mut r) = ((sq % 8) as i32 + dc, (sq / 8) as i32 + dr);
-            while c >= 0 && c < 8 && r >= 0 && r < 8 {
-                t[sq].0[d] |= 1 << (r * 8 + c);
-                c += dc;
-                r += dr;
-            }
-            d += 1;
-        }
+        t[sq] = Rays(rays[sq]);
         sq += 1;
     }
     t
 };
+
+/// The rays of `sq` in two vectors: the four directions up the bit order,
+/// then the four down, in the lanes of [`steps`].
+#[target_feature(enable = "avx2")]
+#[inline]
+pub(super) fn rays(sq: u32) -> (__m256i, __m256i) {
+    let [e, n, nw, ne, w, s, se, sw] = RAYS[sq as usize].0;
+    (
+        _mm256_set_epi64x(ne as i64, nw as i64, n as i64, e as i64),
+        _mm256_set_epi64x(sw as i64, se as i64, s as i64, w as i64),
+    )
+}
+
+/// Up the bit order, per lane: the first square past the opponent's run,
+/// which is the lowest of the ray's squares that are not the opponent's,
+/// and the run, the ray's squares below it.
+#[target_feature(enable = "avx2")]
+#[inline]
+pub(super) fn up_run(o: __m256i, up_rays: __m256i) -> (__m256i, __m256i) {
+    let stop = _mm256_andnot_si256(o, up_rays);
+    let first = _mm256_and_si256(stop, _mm256_sub_epi64(_mm256_setzero_si256(), stop));
+    let run = _mm256_and_si256(_mm256_add_epi64(first, _mm256_set1_epi64x(-1)), up_rays);
+    (first, run)
+}
 
 /// Per direction (lane), the discs flipped when `p` plays on the empty `sq`
 /// against `o`. `p` and `o` are broadcast.
 #[target_feature(enable = "avx2")]
 #[inline]
 fn flipped(p: __m256i, o: __m256i, sq: u32) -> __m256i {
-    let [e, n, nw, ne, w, s, se, sw] = RAYS[sq as usize].0;
-    let up_rays = _mm256_set_epi64x(ne as i64, nw as i64, n as i64, e as i64);
-    let down_rays = _mm256_set_epi64x(sw as i64, se as i64, s as i64, w as i64);
+    let (up_rays, down_rays) = rays(sq);
     let zero = _mm256_setzero_si256();
-    // Up the bit order, the first square past the opponent's run is the
-    // lowest of the ray's squares that are not the opponent's.
-    let stop = _mm256_andnot_si256(o, up_rays);
-    let first = _mm256_and_si256(stop, _mm256_sub_epi64(zero, stop));
-    let run = _mm256_and_si256(_mm256_add_epi64(first, _mm256_set1_epi64x(-1)), up_rays);
+    let (first, run) = up_run(o, up_rays);
     let open = _mm256_cmpeq_epi64(_mm256_and_si256(first, p), zero);
     let up = _mm256_andnot_si256(open, run);
     // Down the bit order it is the highest: smear the stops down the ray
@@ -208,27 +226,41 @@ pub(super) mod tests {
         out
     }
 
+    /// Checks an instruction set's `flips` and `flips_and_replies` against
+    /// the portable code on every empty square of [`positions`].
+    pub(in crate::board) fn check_flips(
+        flips: impl Fn(u64, u64, u32) -> u64,
+        flips_and_replies: impl Fn(u64, u64, u32) -> (u64, u64),
+    ) {
+        let positions = positions();
+        assert!(positions.len() > 30_000);
+        for (p, o) in positions {
+            for sq in (!(p | o)).squares() {
+                let f = flips(p, o, sq);
+                assert_eq!(f, flips_of(p, o, sq), "flips {p:#x} {o:#x} {sq}");
+                let child = (o ^ f, p ^ f ^ 1 << sq);
+                let both = flips_and_replies(p, o, sq);
+                assert_eq!(both, (f, moves_of(child.0, child.1)), "{p:#x} {o:#x} {sq}");
+            }
+        }
+    }
+
     #[test]
     fn equal_the_portable_code() {
         if Haswell::detect().is_none() {
             eprintln!("skipped: this CPU lacks AVX2");
             return;
         }
-        let positions = positions();
-        assert!(positions.len() > 30_000);
-        for (p, o) in positions {
+        for (p, o) in positions() {
             // SAFETY: the CPU has AVX2 (checked above).
             let m = unsafe { moves(p, o) };
             assert_eq!(m, moves_of(p, o), "moves {p:#x} {o:#x}");
-            for sq in (!(p | o)).squares() {
-                // SAFETY: as above.
-                let f = unsafe { flips(p, o, sq) };
-                assert_eq!(f, flips_of(p, o, sq), "flips {p:#x} {o:#x} {sq}");
-                let child = (o ^ f, p ^ f ^ 1 << sq);
-                // SAFETY: as above.
-                let both = unsafe { flips_and_replies(p, o, sq) };
-                assert_eq!(both, (f, moves_of(child.0, child.1)), "{p:#x} {o:#x} {sq}");
-            }
         }
+        check_flips(
+            // SAFETY: as above.
+            |p, o, sq| unsafe { flips(p, o, sq) },
+            // SAFETY: as above.
+            |p, o, sq| unsafe { flips_and_replies(p, o, sq) },
+        );
     }
 }

@@ -1,8 +1,8 @@
 //! The board: bit sets, geometries (one per board size, 4x4 to 16x16), the
-//! rules on a position seen from the side to move, perft, and the
-//! instruction sets hot recursions are compiled for (`isa`: run-time
-//! chosen x86-64-v3 and v4 copies with AVX2 and AVX-512 8x8 moves and
-//! flips).
+//! rules on a position seen from the side to move, position keys, square
+//! names, perft, and the instruction sets hot recursions are compiled for
+//! (`isa`: run-time chosen x86-64-v3 and v4 copies with AVX2 and AVX-512 8x8
+//! moves and flips).
 //!
 //! Everything is written once over a [`Geometry`] and monomorphised per
 //! size: `u64` bit sets for 4x4 to 8x8, `u128` for 10x10 and a four-word
@@ -17,15 +17,18 @@ mod avx512;
 pub mod bits;
 pub mod geometry;
 pub mod isa;
+pub mod key;
 pub mod perft;
 pub mod position;
 pub mod rules;
 pub mod s8;
+pub mod square;
 #[cfg(test)]
 pub(crate) mod testing;
 
 pub use bits::{Bits, U256};
 pub use geometry::{Geometry, S10, S12, S14, S16, S4, S6};
+pub use key::{key, key_of, Key};
 pub use position::{final_score, Position};
 pub use s8::S8;
 

@@ -216,7 +216,7 @@ pub fn final_score<G: Geometry>(p: G::B, o: G::B) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::testing::random_positions;
+    use crate::board::testing::{for_every_size, random_positions};
     use crate::board::*;
     use crate::rng::Rng;
 
@@ -341,21 +341,16 @@ mod tests {
             // d3 on 8x8: row h - 2, column h - 1.
             assert!(p.legal_moves().has((h - 2) * G::N + h - 1));
         }
-        four::<S4>();
-        four::<S6>();
-        four::<S10>();
-        four::<S12>();
-        four::<S14>();
-        four::<S16>();
+        for_every_size!(four);
     }
 
     fn sq(name: &str) -> u32 {
-        crate::notation::parse_square(8, name).unwrap()
+        crate::board::square::parse_square(8, name).unwrap()
     }
 
     fn names(n: u32, bits: impl Bits) -> Vec<String> {
         bits.squares()
-            .map(|s| crate::notation::square_name(n, s))
+            .map(|s| crate::board::square::square_name(n, s))
             .collect()
     }
 
@@ -382,9 +377,7 @@ mod tests {
             assert_eq!(p.final_score(), G::SQUARES as i32 - 2);
             assert_eq!(p.pass().final_score(), 2 - G::SQUARES as i32);
         }
-        small::<S4>();
-        small::<S10>();
-        small::<S16>();
+        for_every_size!(small);
     }
 
     #[test]
@@ -412,13 +405,7 @@ mod tests {
             assert_eq!(a2, vec!["a1", "b1", "b2", "a3", "b3"]);
             assert!((G::neighbours(G::ALL) & !G::ALL).is_zero());
         }
-        corners::<S4>();
-        corners::<S6>();
-        corners::<S8>();
-        corners::<S10>();
-        corners::<S12>();
-        corners::<S14>();
-        corners::<S16>();
+        for_every_size!(corners);
     }
 
     #[test]

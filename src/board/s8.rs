@@ -146,15 +146,17 @@ const DIRECTIONS: [(i8, i8); 8] = [
 ];
 
 /// `RAYS[sq][d]`: the squares strictly beyond `sq` in direction `d`, to the edge.
-static RAYS: [[u64; 8]; 64] = build_rays();
+static RAYS: [[u64; 8]; 64] = rays_along(DIRECTIONS);
 
-const fn build_rays() -> [[u64; 8]; 64] {
+/// Per square, the squares strictly beyond it in each of `directions`
+/// (column step, row step), to the edge.
+pub(super) const fn rays_along(directions: [(i8, i8); 8]) -> [[u64; 8]; 64] {
     let mut rays = [[0u64; 8]; 64];
     let mut sq = 0;
     while sq < 64 {
         let mut d = 0;
         while d < 8 {
-            let (dc, dr) = DIRECTIONS[d];
+            let (dc, dr) = directions[d];
             let mut c = (sq % 8) as i8 + dc;
             let mut r = (sq / 8) as i8 + dr;
             let mut mask = 0u64;

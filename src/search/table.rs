@@ -15,7 +15,7 @@
 //! Two threads storing the same position at once can lose one of the two
 //! updates, which costs a search but never a wrong bound.
 
-use crate::board::{Bits, Geometry, Position};
+pub use crate::board::{key, key_of, Key};
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 /// Marks a move slot as empty.
@@ -35,9 +35,6 @@ pub fn bounds(best: i32, alpha: i32, beta: i32, limit: i32) -> (i32, i32) {
         (best, best)
     }
 }
-
-/// The signature of a position (see [`key`]).
-pub type Key = [u64; 2];
 
 /// One stored result. Scores are in the unit of the search that stored them:
 /// centi-discs for midgame entries, discs for exact (`solved`) entries.
@@ -87,38 +84,6 @@ impl Entry {
     fn age(&self) -> u8 {
         self.flags >> 1
     }
-}
-
-#[inline(always)]
-fn fmix(mut x: u64) -> u64 {
-    x ^= x >> 33;
-    x = x.wrapping_mul(0xff51_afd7_ed55_8ccd);
-    x ^= x >> 33;
-    x = x.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
-    x ^ (x >> 33)
-}
-
-/// The signature of a position: the discs themselves when both fit in 64
-/// bits, else two independent 64-bit hashes of every word.
-#[inline(always)]
-pub fn key<G: Geometry>(pos: Position<G>) -> Key {
-    key_of::<G>(pos.player, pos.opponent)
-}
-
-/// [`key`] of the discs `p` (to move) and `o`.
-#[inline(always)]
-pub fn key_of<G: Geometry>(p: G::B, o: G::B) -> Key {
-    let (p, o) = (p.words(), o.words());
-    if G::B::WIDTH == 64 {
-        return [p[0], o[0]];
-    }
-    let mut a: u64 = 0x243f_6a88_85a3_08d3 ^ G::N as u64;
-    let mut b: u64 = 0x1319_8a2e_0370_7344;
-    for w in p.into_iter().chain(o) {
-        a = fmix(a ^ w).wrapping_add(0x9e37_79b9_7f4a_7c15);
-        b = fmix(b.rotate_left(29) ^ w ^ 0xa409_3822_299f_31d0);
-    }
-    [a, b]
 }
 
 /// The hash of a key that picks its bucket.
@@ -331,7 +296,7 @@ impl Table {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::{S10, S16, S6, S8};
+    use crate::board::{Position, S10, S16, S6, S8};
 
     #[test]
     fn stores_and_finds() {
