@@ -24,6 +24,9 @@ use othello::rng::Rng;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
+/// A position to solve: its game, and the file's best score if it has one.
+type Solve = (Game<S8>, Option<i32>);
+
 fn main() {
     let mut args: Vec<String> = std::env::args()
         .skip(1)
@@ -46,8 +49,7 @@ fn main() {
         solve_start(size, mb);
         return;
     }
-    // (the position's game, the file's best score)
-    let (positions, mb): (Vec<(Game<S8>, Option<i32>)>, Option<&String>) =
+    let (positions, mb): (Vec<Solve>, Option<&String>) =
         match args.iter().position(|a| a == "--random") {
             Some(i) => {
                 let n: Vec<u64> = args[i + 1..]
@@ -168,7 +170,7 @@ fn solve_start(size: i64, mb: usize) {
 }
 
 /// The positions of an `.obf` text (from `file`) with their best scores.
-fn obf_games(file: &str, text: &str) -> Vec<(Game<S8>, Option<i32>)> {
+fn obf_games(file: &str, text: &str) -> Vec<Solve> {
     obf::parse::<S8>(text)
         .unwrap_or_else(|e| panic!("{file}:{e}"))
         .into_iter()
