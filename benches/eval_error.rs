@@ -32,7 +32,7 @@ use othello::board::{Bits, S8};
 use othello::engine::{Engine, Limits};
 use othello::eval::pattern::PatternWeights;
 use othello::eval::{Evaluate, Evaluator};
-use othello::notation::parse_board;
+use othello::obf;
 use othello::rng::Rng;
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
@@ -242,19 +242,15 @@ fn read_obf(file: &str) -> Vec<(Position, i32)> {
     let text = std::fs::read_to_string(file).unwrap_or_else(|e| panic!("{file}: {e}"));
     let mut out = Vec::new();
     for (i, line) in text.lines().enumerate() {
-        let line = line.split('%').next().unwrap_or("").trim();
-        if line.is_empty() {
+        let parsed =
+            obf::parse_line::<S8>(line).unwrap_or_else(|e| panic!("{file}:{}: {e}", i + 1));
+        let Some(parsed) = parsed else {
             continue;
-        }
-        let mut fields = line.split(';');
-        let board = fields.next().unwrap_or("");
-        let game = parse_board::<S8>(board).unwrap_or_else(|e| panic!("{file}:{}: {e}", i + 1));
-        let score: i32 = fields
-            .next()
-            .and_then(|m| m.split(':').nth(1))
-            .and_then(|s| s.trim().trim_start_matches('+').parse().ok())
+        };
+        let (_, score) = parsed
+            .best()
             .unwrap_or_else(|| panic!("{file}:{}: no MOVE:SCORE after the board", i + 1));
-        out.push((game.position(), score));
+        out.push((parsed.position, score));
     }
     out
 }

@@ -14,7 +14,8 @@
 use othello::board::S8;
 use othello::engine::{Engine, Limits};
 use othello::eval::pattern::PatternWeights;
-use othello::notation::{parse_board, square_name};
+use othello::notation::square_name;
+use othello::obf;
 use othello::search::probcut::EXACT_SELECTIVITY;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
@@ -70,15 +71,15 @@ fn main() {
     let stop = AtomicBool::new(false);
     let (mut total_nodes, mut total_secs, mut count) = (0u64, 0f64, 0);
     for (i, line) in text.lines().enumerate() {
-        let board = line.split(['%', ';']).next().unwrap_or("").trim();
-        if board.is_empty() {
+        let parsed =
+            obf::parse_line::<S8>(line).unwrap_or_else(|e| panic!("{file}:{}: {e}", i + 1));
+        let Some(parsed) = parsed else {
             continue;
-        }
-        let game = parse_board::<S8>(board).unwrap_or_else(|e| panic!("{file}:{}: {e}", i + 1));
+        };
         engine.clear();
         let start = Instant::now();
         let r = engine
-            .search(game.position(), &limits, &stop, &mut |_| {})
+            .search(parsed.position, &limits, &stop, &mut |_| {})
             .unwrap_or_else(|e| panic!("{file}:{}: {e}", i + 1));
         let secs = start.elapsed().as_secs_f64();
         count += 1;

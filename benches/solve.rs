@@ -17,10 +17,15 @@
 use othello::board::S8;
 use othello::board::{Bits, Position};
 use othello::engine::{Engine, Limits};
-use othello::notation::{board_string, parse_board, square_name};
+use othello::game::Game;
+use othello::notation::{board_string, square_name};
+use othello::obf;
 use othello::rng::Rng;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
+
+/// A position to solve: its game, and the file's best score if it has one.
+type Solve = (Game<S8>, Option<i32>);
 
 fn main() {
     let mut args: Vec<String> = std::env::args()
@@ -44,8 +49,7 @@ fn main() {
         solve_start(size, mb);
         return;
     }
-    // (board string, the file's best score)
-    let (positions, mb): (Vec<(String, Option<i32>)>, Option<&String>) =
+    let (positions, mb): (Vec<Solve>, Option<&String>) =
         match args.iter().position(|a| a == "--random") {
             Some(i) => {
                 let n: Vec<u64> = args[i + 1..]
@@ -53,9 +57,9 @@ fn main() {
                     .take(3)
                     .map(|a| a.parse().expect("--random COUNT EMPTIES SEED"))
                     .collect();
-                let boards = random_boards(n[0] as usize, n[1] as u32, n[2]);
+                let games = random_games(n[0] as usize, n[1] as u32, n[2]);
                 (
-                    boards.into_iter().map(|b| (b, None)).collect(),
+                    games.into_iter().map(|g| (g, None)).collect(),
                     args.get(i + 4),
                 )
             }
@@ -65,7 +69,7 @@ fn main() {
                     .cloned()
                     .unwrap_or_else(|| "../shared/positions/fforum-20-39.obf".into());
                 let text = std::fs::read_to_string(&file).unwrap_or_else(|e| panic!("{file}: {e}"));
-                (obf_boards(&text), args.get(1))
+                (obf_games(&file, &text), args.get(1))
             }
         };
     let mb: usize = mb.and_then(|a| a.parse().ok()).unwrap_or(64);
@@ -84,8 +88,7 @@ fn main() {
     limits.threads = threads;
     println!("threads: {threads}");
     let (mut total_nodes, mut total_secs, mut right, mut count) = (0u64, 0f64, 0, 0);
-    for (i, (board, expected)) in positions.iter().enumerate() {
-        let game = parse_board::<S8>(board).expect("valid obf board");
+    for (i, (game, expected)) in positions.iter().enumerate() {
         engine.clear();
         let start = Instant::now();
         let r = engine
@@ -102,7 +105,11 @@ fn main() {
             .map(|s| square_name(8, s))
             .unwrap_or_else(|| "pass".into());
         if expected.is_none() {
-            println!("obf: {board}; {}:{score:+};", name.to_uppercase());
+            println!(
+                "obf: {}; {}:{score:+};",
+                board_string(game),
+                name.to_uppercase()
+            );
         }
         println!(
             "#{:<3} {:>4} {:+4} (file {}) {} {:8.3} s {:>12} nodes {:6.2} Mn/s",
@@ -162,30 +169,27 @@ fn solve_start(size: i64, mb: usize) {
     );
 }
 
-/// The boards of an `.obf` text with their best scores.
-fn obf_boards(text: &str) -> Vec<(String, Option<i32>)> {
-    text.lines()
-        .filter(|line| line.len() >= 66)
+/// The positions of an `.obf` text (from `file`) with their best scores.
+fn obf_games(file: &str, text: &str) -> Vec<Solve> {
+    obf::parse::<S8>(text)
+        .unwrap_or_else(|e| panic!("{file}:{e}"))
+        .into_iter()
         .map(|line| {
-            let board = format!("{} {}", &line[..64], &line[65..66]);
-            let best = line
-                .split(';')
-                .nth(1)
-                .and_then(|m| m.split(':').nth(1))
-                .and_then(|s| s.trim().trim_start_matches('+').parse().ok())
-                .expect("obf line lists a best score");
-            (board, Some(best))
+            let (_, best) = line
+                .best()
+                .unwrap_or_else(|| panic!("{file}: a position without its best score"));
+            (line.game(), Some(best))
         })
         .collect()
 }
 
 /// `count` boards of random games at `empties` empties with the side to
 /// move having a move (games that end or pass there are skipped).
-fn random_boards(count: usize, empties: u32, seed: u64) -> Vec<String> {
+fn random_games(count: usize, empties: u32, seed: u64) -> Vec<Game<S8>> {
     let mut rng = Rng::new(seed);
     let mut out = Vec::new();
     while out.len() < count {
-        let mut game = othello::game::Game::<S8>::new();
+        let mut game = Game::<S8>::new();
         while game.position().empties().count() > empties && !game.position().is_game_over() {
             let moves: Vec<u32> = game.position().legal_moves().squares().collect();
             if moves.is_empty() {
@@ -197,7 +201,7 @@ fn random_boards(count: usize, empties: u32, seed: u64) -> Vec<String> {
         }
         let pos: Position<S8> = game.position();
         if pos.empties().count() == empties && !pos.legal_moves().is_zero() {
-            out.push(board_string(&game));
+            out.push(game);
         }
     }
     out

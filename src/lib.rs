@@ -44,6 +44,7 @@ pub mod eval;
 pub mod ffi;
 pub mod game;
 pub mod notation;
+pub mod obf;
 pub mod rng;
 pub mod search;
 

@@ -14,6 +14,9 @@
 //! AddressSanitizer + UBSan, and under valgrind when it is installed. The
 //! console game has its own tests in `tests/console.rs`.
 
+use othello::board::S8;
+use othello::notation::board_string;
+use othello::obf;
 use std::ffi::OsString;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -30,6 +33,11 @@ const FFORUM: &str = "\
 -XXXXXX---XOOOO--XOXXOOX-OOOOOOOOOOOXXOOOOOXXOOX--XXOO----XXXXX- X; A4:+10; B2:+0; A3:-6; G7:-8; A7:-12; H7:-14; B7:-14; H2:-24;
 ----OX----OOXX---OOOXX-XOOXXOOOOOXXOXXOOOXXXOOOOOXXXXOXO--OOOOOX X; D1:+2; G3:+0; B8:-2; B1:-4; C1:-4; A2:-4; A3:-6; B2:-12;
 ";
+
+/// The positions of [`FFORUM`] with their scored moves.
+fn ffo() -> Vec<obf::Line<S8>> {
+    obf::parse(FFORUM).expect("FFORUM is an .obf text")
+}
 
 /// The whole file: the FFO set's positions 1-19, kept in the repository.
 const FFORUM_FILE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/fforum-1-19.obf");
@@ -456,16 +464,7 @@ fn solve_positions() {
 
     // From standard input, with --max, comments and blank lines; a bare
     // board string has no score to check.
-    let input = format!(
-        "# comment\n\n% also\n{}",
-        FFORUM
-            .lines()
-            .next()
-            .expect("a line")
-            .split(';')
-            .next()
-            .unwrap()
-    );
+    let input = format!("# comment\n\n% also\n{}", board_string(&ffo()[0].game()));
     let r = run(&exe, &["--max", "1"], &format!("{input}\n{FFORUM}"));
     r.expect_code(0, "solve from stdin");
     assert!(r.stdout.contains("best g8  score +18"));
@@ -536,7 +535,8 @@ fn solve_with_threads() {
         check_solve(&r.stdout, 3);
         assert_eq!(solved_scores(&r.stdout), solved_scores(&one.stdout));
     }
-    assert_eq!(solved_scores(&one.stdout), [18, 10, 2]);
+    let best: Vec<i32> = ffo().iter().filter_map(|p| p.best()).map(|b| b.1).collect();
+    assert_eq!(solved_scores(&one.stdout), best);
     let r = run(&exe, &["--threads", "3", FFORUM_FILE], "");
     r.expect_code(0, "fforum-1-19 on 3 threads");
     check_solve(&r.stdout, 19);

@@ -12,6 +12,7 @@
 mod common;
 
 use common::reference::{Cell, RefBoard};
+use common::SIZES;
 use othello::ffi::board::*;
 use othello::ffi::engine::*;
 use othello::ffi::othello_color::*;
@@ -19,8 +20,6 @@ use othello::ffi::othello_status::{self, *};
 use othello::ffi::{othello_color, othello_last_status};
 use othello::rng::Rng;
 use std::ffi::{c_char, c_int, CStr, CString};
-
-const SIZES: [usize; 7] = [4, 6, 8, 10, 12, 14, 16];
 
 /// An owned board handle.
 struct Board(*mut othello_board);
@@ -300,7 +299,7 @@ fn random_games_match_the_reference_16x16() {
 
 #[test]
 fn perft_matches_the_reference_on_every_size() {
-    for (size, depth) in [(4, 11), (6, 7), (8, 6), (10, 5), (12, 5), (14, 4), (16, 4)] {
+    for (size, depth) in SIZES.into_iter().zip([11, 7, 6, 5, 5, 4, 4]) {
         let lib = othello::any::perft_start(size as i64, depth).unwrap();
         assert_eq!(
             lib,
@@ -544,7 +543,7 @@ fn levels_and_strategies_play_legal_moves_on_every_size() {
 fn bad_sizes_squares_and_strings() {
     for size in -1..=20 {
         let b = othello_board_new_sized(size);
-        let valid = (4..=16).contains(&size) && size % 2 == 0;
+        let valid = usize::try_from(size).is_ok_and(|s| SIZES.contains(&s));
         assert_eq!(!b.is_null(), valid, "{size}");
         if valid {
             let n = (size * size) as c_int;

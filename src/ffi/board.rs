@@ -1,8 +1,8 @@
 //! C functions over the game handle `othello_board`.
 
 use super::{
-    boundary, boundary_status, othello_color, othello_color_arg, othello_status, read_str, try_mut,
-    try_ref, write_list, write_str, Failure,
+    boundary, boundary_status, free_handle, othello_color, othello_color_arg, othello_status,
+    read_str, try_mut, try_ref, write_list, write_str, Failure,
 };
 use crate::any::{self, AnyGame};
 use crate::notation;
@@ -97,13 +97,10 @@ fn size_arg(size: c_int) -> Result<u32, Failure> {
     if notation::valid_size(size.into()) {
         Ok(size as u32)
     } else {
-        Err(Failure::new(
-            OTHELLO_STATUS_INVALID_ARGUMENT,
-            format!(
-                "board size {size} is not supported: the sizes are the even numbers \
+        Err(Failure::invalid(format!(
+            "board size {size} is not supported: the sizes are the even numbers \
                  {OTHELLO_SIZE_MIN}..{OTHELLO_SIZE_MAX}"
-            ),
-        ))
+        )))
     }
 }
 
@@ -112,10 +109,9 @@ fn color_arg(c: othello_color_arg) -> Result<Option<Color>, Failure> {
         0 => Ok(None),
         1 => Ok(Some(Color::Black)),
         2 => Ok(Some(Color::White)),
-        _ => Err(Failure::new(
-            OTHELLO_STATUS_INVALID_ARGUMENT,
-            format!("color {c} is not OTHELLO_COLOR_EMPTY, _BLACK or _WHITE"),
-        )),
+        _ => Err(Failure::invalid(format!(
+            "color {c} is not OTHELLO_COLOR_EMPTY, _BLACK or _WHITE"
+        ))),
     }
 }
 
@@ -158,12 +154,7 @@ pub unsafe extern "C" fn othello_board_clone(b: *const othello_board) -> *mut ot
 /// Releases a board. NULL is accepted and ignored. `b` must not be used after.
 #[no_mangle]
 pub unsafe extern "C" fn othello_board_free(b: *mut othello_board) {
-    boundary((), || {
-        if !b.is_null() {
-            drop(Box::from_raw(b));
-        }
-        Ok(())
-    })
+    free_handle(b)
 }
 
 /// The colour to move (it may have to pass). OTHELLO_COLOR_EMPTY if `b` is NULL.
@@ -195,10 +186,7 @@ pub unsafe extern "C" fn othello_board_count(
     b: *const othello_board,
     c: othello_color_arg,
 ) -> c_int {
-    boundary(-1, || {
-        let game = board_ref(b)?;
-        Ok(game.count(color_arg(c)?) as c_int)
-    })
+    count_of(b, c, |game, color| Ok(game.count(color)))
 }
 
 /// The legal moves of the side to move, ascending. Returns how many exist and
@@ -228,15 +216,25 @@ pub unsafe extern "C" fn othello_board_mobility(
     b: *const othello_board,
     c: othello_color_arg,
 ) -> c_int {
+    count_of(b, c, |game, color| match color {
+        Some(color) => Ok(game.mobility(color)),
+        None => Err(Failure::invalid(
+            "mobility of OTHELLO_COLOR_EMPTY: pass _BLACK or _WHITE",
+        )),
+    })
+}
+
+/// `count` of the board `b` and the colour `c` (None for
+/// OTHELLO_COLOR_EMPTY), as a C int: -1 when `b` is NULL, `c` is not a
+/// colour or `count` fails.
+unsafe fn count_of(
+    b: *const othello_board,
+    c: othello_color_arg,
+    count: impl FnOnce(&dyn AnyGame, Option<Color>) -> Result<u32, Failure>,
+) -> c_int {
     boundary(-1, || {
         let game = board_ref(b)?;
-        match color_arg(c)? {
-            Some(color) => Ok(game.mobility(color) as c_int),
-            None => Err(Failure::new(
-                OTHELLO_STATUS_INVALID_ARGUMENT,
-                "mobility of OTHELLO_COLOR_EMPTY: pass _BLACK or _WHITE",
-            )),
-        }
+        Ok(count(game, color_arg(c)?)? as c_int)
     })
 }
 

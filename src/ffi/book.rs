@@ -2,10 +2,9 @@
 //! from a file or a buffer, or none; and the book's moves in a position.
 
 use super::board::{board_ref, othello_board};
-use super::engine::{configure, engine_ref, othello_engine, othello_move_score, Claim};
-use super::{boundary, boundary_status, othello_status, read_path, write_list, Failure};
+use super::engine::{configure, engine_ref, inspect, othello_engine, othello_move_score, Claim};
+use super::{boundary_status, othello_status, read_bytes, read_path, write_list, Failure};
 use crate::book::{Book, BookChoice};
-use othello_status::*;
 use std::ffi::{c_char, c_int};
 use std::sync::Arc;
 
@@ -46,12 +45,10 @@ pub unsafe extern "C" fn othello_engine_set_book(
             0 => BookChoice::None,
             1 => BookChoice::Builtin,
             v => {
-                return Err(Failure::new(
-                    OTHELLO_STATUS_INVALID_ARGUMENT,
-                    format!(
-                        "book {v} is not OTHELLO_BOOK_NONE or OTHELLO_BOOK_BUILTIN (load a book file instead)"
-                    ),
-                ))
+                return Err(Failure::invalid(format!(
+                    "book {v} is not OTHELLO_BOOK_NONE or OTHELLO_BOOK_BUILTIN \
+                     (load a book file instead)"
+                )))
             }
         };
         set(e, book)
@@ -62,13 +59,12 @@ pub unsafe extern "C" fn othello_engine_set_book(
 /// runs on `e` (the last error says BUSY).
 #[no_mangle]
 pub unsafe extern "C" fn othello_engine_get_book(e: *const othello_engine) -> othello_book {
-    boundary(othello_book::OTHELLO_BOOK_NONE, || {
-        let claim = Claim::take(engine_ref(e)?)?;
-        Ok(match claim.engine().book() {
+    inspect(e, othello_book::OTHELLO_BOOK_NONE, |engine| {
+        match engine.book() {
             BookChoice::None => othello_book::OTHELLO_BOOK_NONE,
             BookChoice::Builtin => othello_book::OTHELLO_BOOK_BUILTIN,
             BookChoice::Loaded(_) => othello_book::OTHELLO_BOOK_LOADED,
-        })
+        }
     })
 }
 
@@ -100,10 +96,7 @@ pub unsafe extern "C" fn othello_engine_load_book_buffer(
 ) -> othello_status {
     boundary_status(|| {
         engine_ref(e)?;
-        if data.is_null() {
-            return Err(Failure::null("data"));
-        }
-        let book = Book::from_bytes(std::slice::from_raw_parts(data, len))?;
+        let book = Book::from_bytes(read_bytes(data, len)?)?;
         set(e, BookChoice::Loaded(Arc::new(book)))
     })
 }

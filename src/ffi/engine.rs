@@ -2,7 +2,8 @@
 
 use super::board::{board_ref, othello_board, OTHELLO_PASS};
 use super::{
-    boundary, boundary_status, check_room, othello_status, try_mut, try_ref, write_list, Failure,
+    boundary, boundary_status, check_room, free_handle, othello_status, try_mut, try_ref,
+    write_list, Failure,
 };
 use crate::engine::{
     in_range, Clock, Engine, Limits, Progress, SearchResult, Strategy, CLASSIC_DEPTHS, LEVELS,
@@ -248,6 +249,19 @@ pub(super) fn configure(
     Ok(())
 }
 
+/// `read` of the engine behind `e`, claimed for the call; `on_error` for
+/// NULL or while a search runs on it (the last error says which).
+pub(super) unsafe fn inspect<T: Copy>(
+    e: *const othello_engine,
+    on_error: T,
+    read: impl FnOnce(&Engine) -> T,
+) -> T {
+    boundary(on_error, || {
+        let claim = Claim::take(engine_ref(e)?)?;
+        Ok(read(claim.engine()))
+    })
+}
+
 pub(super) unsafe fn engine_ref<'a>(
     e: *const othello_engine,
 ) -> Result<&'a othello_engine, Failure> {
@@ -271,10 +285,9 @@ fn out_of_memory(hash_mb: usize) -> Failure {
 pub extern "C" fn othello_engine_new(hash_mb: usize) -> *mut othello_engine {
     boundary(std::ptr::null_mut(), || {
         if hash_mb > 65536 {
-            return Err(Failure::new(
-                OTHELLO_STATUS_INVALID_ARGUMENT,
-                format!("hash_mb {hash_mb} is above 65536"),
-            ));
+            return Err(Failure::invalid(format!(
+                "hash_mb {hash_mb} is above 65536"
+            )));
         }
         let engine = Engine::try_new(hash_mb).ok_or_else(|| out_of_memory(hash_mb))?;
         Ok(Box::into_raw(Box::new(othello_engine {
@@ -288,23 +301,14 @@ pub extern "C" fn othello_engine_new(hash_mb: usize) -> *mut othello_engine {
 /// Releases an engine. NULL is accepted. No search may be running on it.
 #[no_mangle]
 pub unsafe extern "C" fn othello_engine_free(e: *mut othello_engine) {
-    boundary((), || {
-        if !e.is_null() {
-            drop(Box::from_raw(e));
-        }
-        Ok(())
-    })
+    free_handle(e)
 }
 
 /// Forgets the transposition table (for a new game). Does nothing for NULL or
 /// while a search runs on the engine (the last error says so).
 #[no_mangle]
 pub unsafe extern "C" fn othello_engine_clear(e: *mut othello_engine) {
-    boundary((), || {
-        let claim = Claim::take(engine_ref(e)?)?;
-        claim.engine().clear();
-        Ok(())
-    })
+    boundary((), || configure(e, |engine| engine.clear()))
 }
 
 /// Asks the running search on `e` to stop: it returns promptly with the best
@@ -409,22 +413,16 @@ unsafe fn read_limits(lim: *const othello_search_limits) -> Result<othello_searc
     let size = std::ptr::read_unaligned(lim as *const usize);
     let full = std::mem::size_of::<othello_search_limits>();
     if size < std::mem::size_of::<usize>() + std::mem::size_of::<c_int>() || size > 1 << 16 {
-        return Err(Failure::new(
-            OTHELLO_STATUS_INVALID_ARGUMENT,
-            format!(
-                "limits.struct_size {size} is invalid: call othello_search_limits_init() first"
-            ),
-        ));
+        return Err(Failure::invalid(format!(
+            "limits.struct_size {size} is invalid: call othello_search_limits_init() first"
+        )));
     }
     if size < full && !ends_on_a_field(size) {
         // Copying part of a field would mix the caller's bytes with the
         // default's: for `progress`, a pointer nobody wrote, then called.
-        return Err(Failure::new(
-            OTHELLO_STATUS_INVALID_ARGUMENT,
-            format!(
+        return Err(Failure::invalid(format!(
                 "limits.struct_size {size} ends inside a field: call othello_search_limits_init() first"
-            ),
-        ));
+            )));
     }
     std::ptr::copy_nonoverlapping(
         lim as *const u8,
@@ -438,17 +436,15 @@ unsafe fn read_limits(lim: *const othello_search_limits) -> Result<othello_searc
 /// The clock fields as the engine's clock (-1 time left: none).
 fn convert_clock(remaining_ms: i64, increment_ms: i64) -> Result<Option<Clock>, Failure> {
     if increment_ms < 0 {
-        return Err(Failure::new(
-            OTHELLO_STATUS_INVALID_ARGUMENT,
-            format!("limits.clock_increment_ms {increment_ms} is negative"),
-        ));
+        return Err(Failure::invalid(format!(
+            "limits.clock_increment_ms {increment_ms} is negative"
+        )));
     }
     match remaining_ms {
         -1 => Ok(None),
-        r if r < 0 => Err(Failure::new(
-            OTHELLO_STATUS_INVALID_ARGUMENT,
-            format!("limits.clock_remaining_ms {r} is negative (-1: no clock)"),
-        )),
+        r if r < 0 => Err(Failure::invalid(format!(
+            "limits.clock_remaining_ms {r} is negative (-1: no clock)"
+        ))),
         r => Ok(Some(Clock {
             remaining: Duration::from_millis(r as u64),
             increment: Duration::from_millis(increment_ms as u64),
@@ -463,21 +459,18 @@ fn convert_limits(l: &othello_search_limits) -> Result<Limits, Failure> {
         Limits::explicit(l.depth.into(), l.exact_empties.into(), l.wld_empties.into())?
     } else {
         let level = in_range("limits.level", l.level.into(), LEVELS).map_err(|_| {
-            Failure::new(
-                OTHELLO_STATUS_INVALID_ARGUMENT,
-                format!(
-                    "limits.level {} is outside 0..{MAX_LEVEL} (or -1 for explicit depth)",
-                    l.level
-                ),
-            )
+            Failure::invalid(format!(
+                "limits.level {} is outside 0..{MAX_LEVEL} (or -1 for explicit depth)",
+                l.level
+            ))
         })?;
         Limits::level(level)?
     };
     if l.time_limit_ms < 0 {
-        return Err(Failure::new(
-            OTHELLO_STATUS_INVALID_ARGUMENT,
-            format!("limits.time_limit_ms {} is negative", l.time_limit_ms),
-        ));
+        return Err(Failure::invalid(format!(
+            "limits.time_limit_ms {} is negative",
+            l.time_limit_ms
+        )));
     }
     let classic_depth = in_range(
         "limits.classic_depth",
@@ -491,10 +484,9 @@ fn convert_limits(l: &othello_search_limits) -> Result<Limits, Failure> {
         3 => Strategy::Greedy,
         4 => Strategy::Random,
         s => {
-            return Err(Failure::new(
-                OTHELLO_STATUS_INVALID_ARGUMENT,
-                format!("limits.strategy {s} is not an othello_strategy"),
-            ))
+            return Err(Failure::invalid(format!(
+                "limits.strategy {s} is not an othello_strategy"
+            )))
         }
     };
     limits.node_limit = l.node_limit;
@@ -509,13 +501,10 @@ fn convert_limits(l: &othello_search_limits) -> Result<Limits, Failure> {
             SELECTIVITIES,
         )
         .map_err(|_| {
-            Failure::new(
-                OTHELLO_STATUS_INVALID_ARGUMENT,
-                format!(
+            Failure::invalid(format!(
                     "limits.selectivity {} is outside 0..{EXACT_SELECTIVITY} (or -1 for the level's)",
                     l.selectivity
-                ),
-            )
+                ))
         })?;
         limits.timed_selectivity = limits.selectivity;
     }
@@ -524,10 +513,9 @@ fn convert_limits(l: &othello_search_limits) -> Result<Limits, Failure> {
         0 => (false, false),
         1 => (true, true),
         b => {
-            return Err(Failure::new(
-                OTHELLO_STATUS_INVALID_ARGUMENT,
-                format!("limits.book {b} is not 0, 1 or -1 (the level's)"),
-            ))
+            return Err(Failure::invalid(format!(
+                "limits.book {b} is not 0, 1 or -1 (the level's)"
+            )))
         }
     };
     limits.threads = in_range("limits.threads", l.threads.into(), THREADS)?;

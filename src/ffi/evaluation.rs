@@ -1,11 +1,10 @@
 //! C functions choosing an engine's evaluation: v1 or the trained pattern
 //! evaluation, with weights built in or loaded from a file or a buffer.
 
-use super::engine::{configure, engine_ref, othello_engine, Claim};
-use super::{boundary, boundary_status, othello_status, read_path, Failure};
+use super::engine::{configure, engine_ref, inspect, othello_engine};
+use super::{boundary_status, othello_status, read_bytes, read_path, Failure};
 use crate::eval::pattern::PatternWeights;
 use crate::eval::Evaluator;
-use othello_status::*;
 use std::ffi::c_char;
 use std::sync::Arc;
 
@@ -43,10 +42,9 @@ pub unsafe extern "C" fn othello_engine_set_evaluation(
             0 => Evaluator::V1,
             1 => Evaluator::trained(),
             v => {
-                return Err(Failure::new(
-                    OTHELLO_STATUS_INVALID_ARGUMENT,
-                    format!("evaluation {v} is not an othello_evaluation"),
-                ))
+                return Err(Failure::invalid(format!(
+                    "evaluation {v} is not an othello_evaluation"
+                )))
             }
         };
         set(e, eval)
@@ -59,13 +57,14 @@ pub unsafe extern "C" fn othello_engine_set_evaluation(
 pub unsafe extern "C" fn othello_engine_get_evaluation(
     e: *const othello_engine,
 ) -> othello_evaluation {
-    boundary(othello_evaluation::OTHELLO_EVALUATION_V1, || {
-        let claim = Claim::take(engine_ref(e)?)?;
-        Ok(match claim.engine().evaluator() {
+    inspect(
+        e,
+        othello_evaluation::OTHELLO_EVALUATION_V1,
+        |engine| match engine.evaluator() {
             Evaluator::V1 => othello_evaluation::OTHELLO_EVALUATION_V1,
             Evaluator::Pattern(_) => othello_evaluation::OTHELLO_EVALUATION_TRAINED,
-        })
-    })
+        },
+    )
 }
 
 /// Loads pattern weights (a file written by `othello-train`) from `path`
@@ -98,11 +97,7 @@ pub unsafe extern "C" fn othello_engine_load_weights_buffer(
 ) -> othello_status {
     boundary_status(|| {
         engine_ref(e)?;
-        if data.is_null() {
-            return Err(Failure::null("data"));
-        }
-        let bytes = std::slice::from_raw_parts(data, len);
-        let w = PatternWeights::from_bytes(bytes)?;
+        let w = PatternWeights::from_bytes(read_bytes(data, len)?)?;
         set(e, Evaluator::Pattern(Arc::new(w)))
     })
 }

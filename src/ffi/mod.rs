@@ -108,6 +108,11 @@ impl Failure {
         }
     }
 
+    /// INVALID_ARGUMENT: an argument outside its documented range.
+    pub(crate) fn invalid(message: impl Into<String>) -> Failure {
+        Failure::new(OTHELLO_STATUS_INVALID_ARGUMENT, message)
+    }
+
     pub(crate) fn null(what: &str) -> Failure {
         Failure::new(OTHELLO_STATUS_NULL_ARGUMENT, format!("{what} is NULL"))
     }
@@ -194,6 +199,26 @@ pub(crate) unsafe fn try_mut<'a, T>(p: *mut T, what: &str) -> Result<&'a mut T, 
     p.as_mut().ok_or_else(|| Failure::null(what))
 }
 
+/// The `len` bytes at `data`, borrowed for the call (the loaders' buffers):
+/// NULL_ARGUMENT for NULL `data`.
+pub(crate) unsafe fn read_bytes<'a>(data: *const u8, len: usize) -> Result<&'a [u8], Failure> {
+    if data.is_null() {
+        return Err(Failure::null("data"));
+    }
+    Ok(std::slice::from_raw_parts(data, len))
+}
+
+/// Releases a handle made by `Box::into_raw`; NULL is ignored: the body of
+/// every `_free`.
+pub(crate) unsafe fn free_handle<T>(p: *mut T) {
+    boundary((), || {
+        if !p.is_null() {
+            drop(Box::from_raw(p));
+        }
+        Ok(())
+    })
+}
+
 /// Reads a NUL-terminated C string as UTF-8.
 pub(crate) unsafe fn read_str<'a>(text: *const c_char, what: &str) -> Result<&'a str, Failure> {
     if text.is_null() {
@@ -215,7 +240,7 @@ pub(crate) unsafe fn read_path<'a>(path: *const c_char) -> Result<&'a std::path:
     }
     let path = CStr::from_ptr(path)
         .to_str()
-        .map_err(|_| Failure::new(OTHELLO_STATUS_INVALID_ARGUMENT, "path is not valid UTF-8"))?;
+        .map_err(|_| Failure::invalid("path is not valid UTF-8"))?;
     Ok(std::path::Path::new(path))
 }
 

@@ -14,11 +14,8 @@
 //! whether to solve (see [`crate::search::timing`]), at the level's timed
 //! selectivity, 0 (73%, and late-move reductions, see
 //! [`crate::search::midgame`]): where a fixed depth is best searched with
-//! few cuts, a fixed time is best spent going deeper with more. Measured
-//! with `othello-match --mirror` against NTest depth 12 (ours at level 60
-//! with NTest's last move time, 1,200 XOT games, seeds 7 to 12;
-//! docs/benchmarks.md): selectivity 0 scored 0.346, 1 0.272, and 0 with a
-//! quarter less margin (t 0.83) 0.331.
+//! few cuts, a fixed time is best spent going deeper with more (at equal
+//! time selectivity 0 scored 0.346 against 0.272 for 1).
 
 use super::parallel::MAX_THREADS;
 use super::probcut::EXACT_SELECTIVITY;

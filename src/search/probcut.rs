@@ -13,18 +13,16 @@
 //!
 //! From depth 2 the shallow depth keeps the parity of the deep one: the
 //! evaluation of even and odd depths may differ by a side-to-move bias,
-//! which would then enter `σ`. The built-in weights are centred: on the
-//! 500 sample positions (below), a 1-ply search reads 0.3 discs below the
-//! static evaluation (2.7 above it with the weights before the
-//! recentring), so depth 1 tests by the static evaluation too.
+//! which would then enter `σ`. The built-in weights are centred (on the
+//! samples a 1-ply search reads 0.3 discs below the static evaluation), so
+//! depth 1 tests by the static evaluation too.
 //!
 //! `σ` is a linear model in the empties and both depths, fitted by
 //! `othello-probcut` (tools crate) on positions of real games: it
 //! searches each to every depth up to 10 and fits the residuals of each
 //! (depth, shallow depth) pair; `weights/probcut-samples.txt` holds those
-//! samples (500 positions of WTHOR games, lines `i % 10 == 5`, with the
-//! built-in weights before their recentring, which leaves the pairs of one
-//! parity nearly alike), so `othello-probcut fit
+//! samples (positions of WTHOR games, searched with the built-in weights
+//! before their recentring), so `othello-probcut fit
 //! weights/probcut-samples.txt` reproduces the constants below, and
 //! `othello-probcut sample` remakes the samples whenever the evaluation
 //! changes.
@@ -41,10 +39,8 @@ use crate::eval::SCALE;
 
 /// The confidence `t` of each selectivity setting (`SELECTIVITY_PERCENT`
 /// gives the share of cuts a normal error would get right), loosest first;
-/// the last setting cuts nothing. The loosest is the timed levels': against
-/// NTest depth 12 at equal time (1,600 games each, beside 1.1), t 1.25
-/// scored 0.496 against 0.515 and t 0.95 0.503 against 0.522
-/// (docs/benchmarks.md).
+/// the last setting cuts nothing. The loosest is the timed levels': at
+/// equal time it scored better than t 0.95 and t 1.25.
 pub const SELECTIVITY_T: [f32; 6] = [1.1, 1.5, 2.0, 2.6, 3.3, f32::INFINITY];
 /// The one-sided normal confidence of each setting, in percent.
 pub const SELECTIVITY_PERCENT: [u32; 6] = [73, 87, 95, 98, 99, 100];
@@ -54,10 +50,9 @@ pub const EXACT_SELECTIVITY: u32 = SELECTIVITY_T.len() as u32 - 1;
 /// The shallowest node where the cut is tried. At depths 1 and 2 the
 /// shallow "search" is the static evaluation itself, so the test costs no
 /// node. Its σ is the model's, fitted from [`FIT_MIN_DEPTH`] on, which
-/// puts it below the one measured (at depth 2 3.1 against 3.8 discs on
-/// average over the samples, at depth 1 2.9 against 3.3): the cut there is
-/// bolder than its setting says, and scored better at equal time than
-/// none (see docs/benchmarks.md).
+/// puts it below the one measured (at depth 2 3.1 against 3.8 discs): the
+/// cut there is bolder than its setting says, and scored better at equal
+/// time than none.
 pub const MIN_DEPTH: u32 = 1;
 
 /// The shallowest depth whose residuals the σ model is fitted on
@@ -68,13 +63,9 @@ pub const FIT_MIN_DEPTH: u32 = 3;
 /// for the test to be tried, in centi-discs: a shallow search that must
 /// clear a bound this far beyond the evaluation seldom does, and a failed
 /// test costs its nodes for nothing. Skipping a test never makes a cut, so
-/// the search stays as exact as before. On `benches/data/wthor-40.obf`
-/// (midgame bench) 3 to 5 discs took the fewest nodes: at 4, depth 12
-/// selectivity 4 took 10.05 M nodes instead of 12.79 M (the same moves;
-/// 0.76x-0.89x the time, measured with another process busy), selectivity
-/// 1 2.04 M instead of 2.31 M. At selectivity 0, 3 discs took 1,715,920
-/// nodes at depth 16 instead of 1,830,510 and scored the same against
-/// NTest depth 12 at equal time (0.525 and 0.525, 1,600 games each).
+/// the search stays as exact as before. On the midgame bench 3 to 5 discs
+/// took the fewest nodes (at 4, depth 12 selectivity 4 took 10.05 M nodes
+/// instead of 12.79 M).
 pub const STATIC_REACH: i32 = 4 * SCALE;
 
 /// The depth of the shallow search that predicts a `depth`-ply one: about
@@ -113,19 +104,15 @@ pub fn margin(t: f32, empties: u32, depth: u32) -> Option<i32> {
     Some((t * sigma(empties, depth, shallow_depth(depth))) as i32)
 }
 
-/// The fewest empties at which a selective solve tries the cut. Replaying
-/// the endgames of 400 games at their times (`othello-replay`, see
-/// `engine::SOLVE_JUMP`): from 8, 0.054-0.059 discs lost a move; from 10,
-/// 0.030-0.047; from 13, 0.032-0.044.
+/// The fewest empties at which a selective solve tries the cut: replayed
+/// endgames (`othello-replay`) lost fewer discs a move from 10 than from 8
+/// (0.030-0.047 against 0.054-0.059), and no fewer from 13.
 pub const ENDGAME_MIN_EMPTIES: u32 = 10;
 
 /// The predicted error of a `shallow`-ply midgame search against the exact
 /// score, in discs, at least 3. Fitted by `othello-probcut endgame-fit`
-/// (tools crate) on 3,292 solved positions of WTHOR games held out of
-/// training, 11-24 empties: 7.85 discs at 2 plies, 6.80 at 4, 5.92 at 6,
-/// 5.00 at 8 and 4.11 at 10, nearly alike at every number of empties (the
-/// evaluation errs more at 11-18 empties at 0-2 plies, 9-10 discs against
-/// 8-9 at 20-24).
+/// (tools crate) on solved positions of WTHOR games held out of training,
+/// 11-24 empties; the error is nearly alike at every number of empties.
 #[inline]
 pub fn endgame_sigma(shallow: u32) -> f32 {
     (ENDGAME_C0 + ENDGAME_C_SHALLOW * shallow as f32).max(3.0)
@@ -133,13 +120,8 @@ pub fn endgame_sigma(shallow: u32) -> f32 {
 
 /// How much more a selective shallow search errs than the fit's, searched
 /// with no cuts: the margins of a selective solve are this much wider.
-/// Replaying the endgames of 400 games at their times (`othello-replay`,
-/// see `engine::SOLVE_JUMP`; one run's discs lost a move vary by about
-/// 0.01): the fit itself lost 0.049-0.062 discs a move (two runs each of
-/// two seeds), 1.2 times it 0.039-0.054, a line a tenth wider than the
-/// fit at 10-12 plies 0.030-0.047, 1.4 times that line 0.036-0.043 and 0.7
-/// times it 0.047-0.066; every iteration searched by the evaluation,
-/// 0.053-0.069.
+/// Replayed endgames (`othello-replay`) lost fewer discs a move at 1.2
+/// times the fit than at the fit itself (0.039-0.054 against 0.049-0.062).
 const ENDGAME_SELECTIVE_ERROR: f32 = 1.2;
 
 /// The fitted line of [`endgame_sigma`].

@@ -19,12 +19,8 @@ use std::time::{Duration, Instant};
 /// The time reserved on every move for answering after the search stops,
 /// or a sixteenth of a shorter time. The budget looks at the clock every
 /// 1,024 nodes (about a tenth of a millisecond): with no margin, searches
-/// under `othello-match --mirror` against NTest depth 12 (2,595 moves)
-/// answered at most 0.31 ms past their time, 99.9% within 0.2 ms. A
-/// margin of 0.25 ms (at most a sixteenth) instead of 1 ms (an eighth)
-/// used 0.84x NTest's time instead of 0.80x and scored 0.518 against
-/// 0.491 (mean +0.18 against -0.21 discs, 1,600 games each, both at once;
-/// docs/benchmarks.md).
+/// answered at most 0.31 ms past their time. A margin of 0.25 ms scored
+/// better at equal time than one of 1 ms.
 const ANSWER_MARGIN: Duration = Duration::from_micros(250);
 /// See [`ANSWER_MARGIN`].
 const ANSWER_SHARE: u32 = 16;
@@ -34,9 +30,8 @@ const ANSWER_SHARE: u32 = 16;
 /// between the engine and its GUI, and the GUI's rounding of the times it
 /// gives back (a GGF may give them to hundredths of a second). Without it,
 /// a clock could come down to its last milliseconds and run out: under
-/// `othello-match --clock 5` (each move 0.42 ms longer than its search,
-/// the times rounded to 10 ms) 5 of 400 games were lost on time, and none
-/// with it, at 0.99x the time (docs/benchmarks.md).
+/// `othello-match --clock 5` some games were lost on time, and none with
+/// it.
 const MOVE_RESERVE: Duration = Duration::from_millis(5);
 
 /// The empties from which a game is usually solved when time is short:
@@ -64,20 +59,17 @@ const MIN_GROWTH: f64 = 1.5;
 const MAX_GROWTH: f64 = 8.0;
 
 /// Nodes of an exact solve at [`SOLVE_EMPTIES`] empties, and their growth
-/// per further empty: the solver's counts from a cleared table on the
-/// positions of 20 games against NTest (mean 0.64 M at 18 empties, 2.7 M
-/// at 20, 13.7 M at 22, 85 M at 24; a warm table takes fewer). A
-/// win/loss/draw search takes about 0.4 of it (0.34 to 0.45).
+/// per further empty: the solver's mean counts from a cleared table on
+/// positions of match games (a warm table takes fewer). A
+/// win/loss/draw search takes about 0.4 of it.
 const SOLVE_NODES_AT: f64 = 2.7e6;
 const SOLVE_NODES_GROWTH: f64 = 2.3;
 const WLD_SHARE: f64 = 0.4;
 
 /// How many times faster the solver's nodes are than the midgame
 /// search's, whose rate the search measures as it goes. Set when they ran
-/// at 15 M and 4.2 M a second; since the midgame nodes became cheaper
-/// (2026-12-06: 24-28 M and 11-12 M), 2.3 scored no better at equal time
-/// against NTest depth 12 (0.503 against 0.499 and a mean of -0.78
-/// against -0.43 discs, 800 games each), so it stays.
+/// at 15 M and 4.2 M a second; since the midgame nodes became cheaper, 2.3
+/// scored no better at equal time, so it stays.
 const SOLVER_SPEEDUP: f64 = 3.5;
 
 /// The midgame nodes a second assumed before any is measured (the
@@ -161,12 +153,9 @@ impl Plan {
         let predicted = self.next_iteration_time();
         // Under a time limit, an iteration that may well not end in time is
         // worth starting: what it proves before the limit counts (a move
-        // that beats the last best one), and time left over is lost. Started
-        // when a tenth of its predicted time fits, against NTest depth 12
-        // under othello-match --mirror: 0.410 over 2,000 XOT games at 0.71x-
-        // 0.75x NTest's time, where a quarter scored 0.379 at 0.64x-0.69x
-        // (both at once, cores swapped); a twentieth or every iteration was
-        // no better (docs/benchmarks.md).
+        // that beats the last best one), and time left over is lost. A tenth
+        // of its predicted time scored better at equal time than a quarter,
+        // and a twentieth or every iteration no better.
         let predicted = if self.spend_all {
             predicted / SPEND_ALL_SHARE
         } else {

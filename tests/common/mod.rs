@@ -2,31 +2,29 @@
 pub mod reference;
 
 use othello::board::{Bits, S8};
-use othello::notation::{parse_board, parse_square};
+use othello::obf;
 use othello::rng::Rng;
+
+/// Every board side the library supports, smallest first: the one list the
+/// per-size tests go through.
+pub const SIZES: [usize; 7] = [4, 6, 8, 10, 12, 14, 16];
 
 /// The positions of an FFO `.obf` file with their best score and every move
 /// that reaches it.
 pub fn ffo(path: &str) -> Vec<(othello::Position<S8>, i32, Vec<u32>)> {
     let text = std::fs::read_to_string(path).expect("an FFO file of tests/data");
-    text.lines()
-        .filter(|l| l.len() > 66)
+    obf::parse::<S8>(&text)
+        .unwrap_or_else(|e| panic!("{path}:{e}"))
+        .into_iter()
         .map(|line| {
-            let game = parse_board::<S8>(&format!("{} {}", &line[..64], &line[65..66])).unwrap();
-            let mut fields = line.split(';').skip(1).filter(|f| f.contains(':'));
-            let first = fields.next().unwrap();
-            let best: i32 = first.split(':').nth(1).unwrap().trim().parse().unwrap();
-            let mut moves = vec![first];
-            moves.extend(
-                fields.filter(|f| {
-                    f.split(':').nth(1).unwrap().trim().parse::<i32>().unwrap() == best
-                }),
-            );
-            let squares = moves
+            let (_, best) = line.best().expect("an FFO position lists its moves");
+            let squares = line
+                .scores
                 .iter()
-                .map(|f| parse_square(8, f.split(':').next().unwrap().trim()).unwrap())
+                .filter(|&&(_, score)| score == best)
+                .map(|&(sq, _)| sq)
                 .collect();
-            (game.position(), best, squares)
+            (line.position, best, squares)
         })
         .collect()
 }

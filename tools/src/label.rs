@@ -41,7 +41,7 @@
 //! line is `<board> <side>; % ...`.
 
 use othello::board::{Bits, S8};
-use othello::notation::{parse_board, parse_square, square_name};
+use othello::notation::{parse_square, square_name};
 use othello::rng::Rng;
 
 /// The 8x8 position.
@@ -268,43 +268,11 @@ pub fn obf_line(at: &GamePosition, label: Option<(u32, i32)>, tag: &str) -> Stri
     }
 }
 
-/// Reads an `.obf` line back: the position, black to move, and the first
-/// `move:score` entry if any. `%` comment lines and blank lines give None.
-#[allow(clippy::type_complexity)]
-pub fn parse_obf_line(line: &str) -> Result<Option<(GamePosition, Option<(u32, i32)>)>, String> {
-    let line = line.split('%').next().unwrap_or("").trim();
-    if line.is_empty() {
-        return Ok(None);
-    }
-    let mut fields = line.split(';');
-    let board = fields.next().unwrap_or("");
-    let game = parse_board::<S8>(board).map_err(|e| e.to_string())?;
-    let at = GamePosition {
-        pos: game.position(),
-        black_to_move: game.side_to_move() == othello::Color::Black,
-    };
-    let label = match fields.next().map(str::trim).filter(|f| !f.is_empty()) {
-        None => None,
-        Some(entry) => {
-            let (mv, score) = entry
-                .split_once(':')
-                .ok_or_else(|| format!("{entry:?} is not MOVE:SCORE"))?;
-            let sq = parse_square(8, mv.trim()).map_err(|e| e.to_string())?;
-            let score = score.trim();
-            let score: i32 = score
-                .strip_prefix('+')
-                .unwrap_or(score)
-                .parse()
-                .map_err(|_| format!("{score:?} is not a score"))?;
-            Some((sq, score))
-        }
-    };
-    Ok(Some((at, label)))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use othello::obf;
+    use othello::Color;
 
     // The first game of wthor.txt: black wins by 4.
     const GAME: &str = "f5d6c3f3f4d3c4g6f6e6c5c6d7d8e7g5e3d2g4h3f7b5h5g3b4b6c8b8c7e8f8g8h4h6e2d1c1a3a6a5e1f2g7c2a4h8a2b7f1b3b1b2h7a7a8a1g1g2h2h1 +4";
@@ -461,7 +429,10 @@ mod tests {
             for label in [None, Some((sq, -12)), Some((sq, 0)), Some((sq, 30))] {
                 let line = obf_line(at, label, &tag);
                 assert_eq!(&line[64..66], if at.black_to_move { " X" } else { " O" });
-                assert_eq!(parse_obf_line(&line).unwrap(), Some((*at, label)));
+                let back = obf::parse_line::<S8>(&line).unwrap().unwrap();
+                assert_eq!(back.position, at.pos);
+                assert_eq!(back.side == Color::Black, at.black_to_move);
+                assert_eq!(back.best(), label);
             }
         }
         let line = obf_line(&ps[0], Some((37, 0)), "t");
@@ -469,6 +440,5 @@ mod tests {
             line,
             "---------------------------OX------XO--------------------------- X; F5:+0; % t"
         );
-        assert_eq!(parse_obf_line("% a comment").unwrap(), None);
     }
 }

@@ -1,16 +1,26 @@
 //! othello-tools: the programs behind the library's trained evaluation,
-//! kept out of the library so that building it, or anything linking it,
-//! does not build them.
+//! its opening book and its tuning, kept out of the library so that
+//! building it, or anything linking it, does not build them.
 //!
-//! [`datagen`] plays and stores the self-play games (`othello-datagen`),
-//! [`book`] builds the opening book (`othello-book`),
-//! [`games`] reads the text game collections,
-//! [`training`] fits the pattern weights to them (`othello-train`);
-//! `othello-evalmatch` plays two evaluations against each other;
-//! [`arena`] plays NBoard engines (ours, NTest, ...) against each other
-//! through [`nboard`] (`othello-match`). The weights
-//! file format and the pattern features are the library's
-//! (`othello::eval::pattern`).
+//! The programs (`src/bin`):
+//! - `othello-datagen`: plays and stores self-play games ([`datagen`]);
+//! - `othello-label`: picks positions of game records and writes them as
+//!   `.obf` lines, solved or not ([`label`]);
+//! - `othello-train`: fits the pattern weights to games and labelled
+//!   positions ([`training`], [`games`]);
+//! - `othello-evalmatch`: plays two evaluations (and selectivities) against
+//!   each other at equal limits;
+//! - `othello-match`: plays NBoard engines (ours, NTest, ...) against each
+//!   other ([`arena`] through [`nboard`]);
+//! - `othello-replay`: replays the endgames of a match's games and scores
+//!   our moves against the exact values;
+//! - `othello-probcut`: samples and fits the Multi-ProbCut error models of
+//!   the search;
+//! - `othello-book`: builds, checks and measures opening books ([`book`]).
+//!
+//! The weights file format and the pattern features are the library's
+//! (`othello::eval::pattern`), and so is the `.obf` reader
+//! (`othello::obf`); [`args`] holds the command-line helpers.
 
 pub mod arena;
 pub mod args;

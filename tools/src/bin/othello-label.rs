@@ -28,6 +28,7 @@
 
 use clap::{Parser, ValueEnum};
 use othello::engine::{Engine, Limits};
+use othello::obf;
 use othello_tools::args::{evaluator, parse_shard};
 use othello_tools::label::{obf_line, plan, source_tag, PerGame, Selection};
 use std::collections::HashSet;
@@ -310,8 +311,8 @@ fn open_out(path: &str, header: &[String], done: &mut HashSet<String>) -> std::f
             std::process::exit(1);
         }
         for line in text[..complete].lines().filter(|l| !l.starts_with('%')) {
-            if let Some((_, tag)) = line.split_once('%') {
-                done.insert(tag.trim().to_string());
+            if let Some(tag) = obf::comment(line) {
+                done.insert(tag.to_string());
             }
         }
     }

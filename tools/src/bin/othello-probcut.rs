@@ -43,12 +43,12 @@ use clap::{Parser, Subcommand};
 use othello::board::{Bits, S8};
 use othello::engine::{Engine, Limits};
 use othello::eval::{Evaluate, Evaluator};
+use othello::obf;
 use othello::rng::Rng;
 use othello::search::probcut::{shallow_depth, EXACT_SELECTIVITY, FIT_MIN_DEPTH};
 use othello::Position;
 use othello_tools::args::{evaluator, parse_shard};
 use othello_tools::games::read;
-use othello_tools::label::parse_obf_line;
 use std::io::Write;
 use std::sync::atomic::AtomicBool;
 
@@ -257,17 +257,16 @@ fn endgame(files: &[String], per_empties: usize, max_depth: u32, weights: Option
     let mut out = out.lock();
     for f in files {
         let text = std::fs::read_to_string(f).unwrap_or_else(|e| panic!("{f}: {e}"));
-        for (i, line) in text.lines().enumerate() {
-            let parsed = parse_obf_line(line).unwrap_or_else(|e| panic!("{f}:{}: {e}", i + 1));
-            let Some((at, Some((_, exact)))) = parsed else {
+        for line in obf::parse::<S8>(&text).unwrap_or_else(|e| panic!("{f}:{e}")) {
+            let Some((_, exact)) = line.best() else {
                 continue;
             };
-            let empties = at.empties();
+            let empties = line.position.empties().count();
             if taken[empties as usize] >= per_empties || empties <= max_depth {
                 continue;
             }
             taken[empties as usize] += 1;
-            let values = searches.of(at.pos);
+            let values = searches.of(line.position);
             writeln!(out, "{empties} {} {values}", exact * 100).expect("stdout");
         }
     }

@@ -20,9 +20,9 @@ use clap::Parser;
 use othello::board::S8;
 use othello::eval::pattern::{Layout, PatternWeights};
 use othello::eval::{Evaluate, SCALE, V1};
+use othello::obf;
 use othello_tools::datagen::{read_games, GameRecord};
 use othello_tools::games::{read, TextGame};
-use othello_tools::label::parse_obf_line;
 use othello_tools::training::{
     mae, on_top_of, residual_rows, row, rows_of, stage_rows, text_rows, train, tuning_rows, Row,
     TrainOptions,
@@ -179,13 +179,9 @@ fn main() {
     for file in &cli.labelled {
         let text = std::fs::read_to_string(file).unwrap_or_else(|e| panic!("{file}: {e}"));
         let before = train_rows.len();
-        for (i, line) in text.lines().enumerate() {
-            match parse_obf_line(line) {
-                Ok(Some((at, Some((_, score))))) => {
-                    train_rows.push(row(&layout, at.pos, score as f32, false))
-                }
-                Ok(_) => {}
-                Err(e) => panic!("{file}:{}: {e}", i + 1),
+        for line in obf::parse::<S8>(&text).unwrap_or_else(|e| panic!("{file}:{e}")) {
+            if let Some((_, score)) = line.best() {
+                train_rows.push(row(&layout, line.position, score as f32, false));
             }
         }
         eprintln!("{file}: {} labelled positions", train_rows.len() - before);
