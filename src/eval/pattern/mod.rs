@@ -711,7 +711,7 @@ fn fnv1a(bytes: &[u8]) -> u64 {
 }
 
 /// The weights built into the library (`weights/pattern.bin`).
-static EMBEDDED: &[u8] = include_bytes!("../../weights/pattern.bin");
+static EMBEDDED: &[u8] = include_bytes!("../../../weights/pattern.bin");
 
 static DEFAULT: Lazy<Arc<PatternWeights>> = Lazy::new(|| {
     Arc::new(PatternWeights::from_bytes(EMBEDDED).expect("the embedded weights file is valid"))
