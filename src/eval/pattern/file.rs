@@ -218,8 +218,8 @@ impl PatternWeights {
 
 #[cfg(test)]
 mod tests {
-    use super::super::tests::{random_positions, random_weights, random_weights_with};
     use super::*;
+    use crate::eval::pattern::tests::{random_positions, random_weights, random_weights_with};
     use crate::eval::pattern::PATTERNS;
 
     #[test]

@@ -49,6 +49,9 @@
 //! A set of weights is stored in a checked binary file, which names its
 //! pattern set; [`PatternWeights::to_bytes`] states the format.
 
+// The files: `layout` the pattern sets, the board symmetries and `Layout`;
+// `state` the incremental state and its vector reads; `file` the weights
+// file. Here: `PatternWeights` and the evaluation from scratch.
 mod file;
 mod layout;
 mod state;

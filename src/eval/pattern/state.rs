@@ -13,8 +13,9 @@ use crate::board::isa::{Isa, Portable};
 use crate::board::s8::moves_of;
 
 /// Lanes of a [`PatternState`]: the most placements the incremental
-/// evaluation follows (the built-in set has 46, [`Layout::extended`](super::Layout::extended) 58).
-/// The search evaluates a set with more from scratch.
+/// evaluation follows (the built-in set has 46,
+/// [`Layout::extended`](super::Layout::extended) 58). The search evaluates
+/// a set with more from scratch.
 pub const STATE_LANES: usize = 64;
 
 /// The incremental evaluation's tables, for a set whose placements fit
@@ -274,11 +275,11 @@ impl PatternWeights {
 
 #[cfg(test)]
 mod tests {
-    use super::super::tests::{random_weights, random_weights_with};
     use super::*;
     #[cfg(target_arch = "x86_64")]
     use crate::board::isa::Avx512;
     use crate::board::Bits;
+    use crate::eval::pattern::tests::{random_weights, random_weights_with};
     use crate::eval::pattern::Layout;
     use crate::rng::Rng;
     use std::sync::Arc;
