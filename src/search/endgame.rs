@@ -9,7 +9,7 @@
 //! fastest-first (fewest replies for the opponent) with the hash move first,
 //! probes the transposition table and the children's entries (enhanced
 //! transposition cutoff), and cuts on stable discs. The tuning numbers are
-//! the geometry's (see [`Geometry`]).
+//! the board size's (see [`super::tuning`]).
 //!
 //! Asked for a guess instead (a selective solve, [`Selective`]), it also
 //! cuts its deep nodes by Multi-ProbCut, as the midgame search does, and
@@ -25,6 +25,7 @@ use super::moves::MoveList;
 use super::parallel::{Busy, Deferral};
 use super::probcut;
 use super::table::{bounds, key, key_of, Table, NO_MOVE};
+use super::tuning::tuning;
 use super::{Abort, Budget};
 use crate::board::geometry::SquareOrder;
 #[cfg(target_arch = "x86_64")]
@@ -141,7 +142,7 @@ fn stability_cap<G: Geometry>(p: G::B, o: G::B, alpha: i32) -> Option<i32> {
 /// opponent `replies` and `co` its opponent's discs; `empties` before the
 /// move), lower first: fewest opponent replies (corners counted double),
 /// odd-quadrant moves (and on some sizes good squares and few flips:
-/// [`Geometry`]'s order weights) slightly preferred, fewest potential
+/// [`Tuning`](super::tuning::Tuning)'s order weights) slightly preferred, fewest potential
 /// replies.
 #[inline(always)]
 fn move_key<G: Geometry>(
@@ -156,8 +157,8 @@ fn move_key<G: Geometry>(
     let potential = (G::neighbours(co) & empties & !G::B::bit(x)).count() as i32;
     ((replies.count() + corners.count()) as i32) * 256 + potential
         - if odd.has(x) { 128 } else { 0 }
-        - G::ORDER_SQUARE_WEIGHT * G::square_value(x)
-        + G::ORDER_FLIP_WEIGHT * f.count() as i32
+        - tuning::<G>().order_square_weight * G::square_value(x)
+        + tuning::<G>().order_flip_weight * f.count() as i32
 }
 
 /// The three `empties` in the order a node of three empties tries them:
@@ -700,17 +701,19 @@ impl<E> Solver<'_, '_, E> {
         }
         // A symmetric position (near the start) needs one move of each
         // symmetric set.
-        let moves = if n >= G::SYMMETRY_EMPTIES {
+        let tuning = tuning::<G>();
+        let moves = if n >= tuning.symmetry_empties {
             distinct_moves::<G>(p, o, moves)
         } else {
             moves
         };
-        let etc = use_hash && n >= G::ETC_EMPTIES;
+        let etc = use_hash && n >= tuning.etc_empties;
         // The ordering search's depth and weight at this many empties, if any.
-        let search = G::EVAL_ORDER
+        let search = tuning
+            .eval_order
             .iter()
             .rposition(|&(e, _)| n >= e)
-            .map(|d| (d as u32, G::EVAL_ORDER[d].1));
+            .map(|d| (d as u32, tuning.eval_order[d].1));
         // The children's buckets are fetched while the list is made, for
         // the transposition cutoff and for the children's own probes: a
         // probe that waits for memory costs more than the rest of a node.
@@ -902,7 +905,7 @@ impl<E> Solver<'_, '_, E> {
     /// Orders the moves of `list` at many empties: the hash move first,
     /// then by [`move_key`] plus the value of a shallow midgame search of
     /// each reply (`search`: the depth and weight of
-    /// [`Geometry::EVAL_ORDER`]).
+    /// [`Tuning::eval_order`](super::tuning::Tuning::eval_order)).
     #[inline(always)]
     fn order_moves<G: Geometry, I: Isa>(
         &mut self,

@@ -433,7 +433,11 @@ impl Engine {
         // Before a solve, a shallow midgame search orders the moves.
         let presearch = limits
             .depth
-            .min(empties.saturating_sub(G::PRESEARCH_MARGIN).max(1))
+            .min(
+                empties
+                    .saturating_sub(super::tuning::tuning::<G>().presearch_margin)
+                    .max(1),
+            )
             .min(10);
         // An earlier move's solve may have proved the position: a timed
         // search then plays its move at once, whatever its time.

@@ -16,6 +16,7 @@ pub mod parallel;
 pub mod probcut;
 pub mod table;
 pub mod timing;
+pub mod tuning;
 
 use parallel::Team;
 
