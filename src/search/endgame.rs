@@ -24,6 +24,7 @@ use super::midgame::Searcher;
 use super::moves::MoveList;
 use super::parallel::{Busy, Deferral};
 use super::probcut;
+use super::recursion::recursion;
 use super::table::{bounds, key, key_of, Table, NO_MOVE};
 use super::tuning::tuning;
 use super::{Abort, Budget};
@@ -179,6 +180,34 @@ fn three_order<G: Geometry>(empties: G::B) -> [u32; 3] {
     }
 }
 
+/// A node of two to four empties as the routines that solve it in place
+/// see it: the position (`p` to move against `o`), its empty squares and
+/// its window (alpha, beta). (The recursion passes its nodes' position and
+/// window as separate values, which stay in registers across its calls.)
+#[derive(Clone, Copy)]
+struct Node<G: Geometry> {
+    p: G::B,
+    o: G::B,
+    empties: G::B,
+    alpha: i32,
+    beta: i32,
+}
+
+impl<G: Geometry> Node<G> {
+    /// The node after a pass: the other side to move, the window from its
+    /// side.
+    #[inline(always)]
+    fn pass(self) -> Node<G> {
+        Node {
+            p: self.o,
+            o: self.p,
+            empties: self.empties,
+            alpha: -self.beta,
+            beta: -self.alpha,
+        }
+    }
+}
+
 /// The empties of a shallow node in the order it tries them: odd
 /// quadrants first, and in each half the better squares first (the order
 /// of [`Geometry::square_classes`], walked as places: see
@@ -229,79 +258,21 @@ impl<G: Geometry> Iterator for ParityOrder<G> {
     }
 }
 
-/// The solver's recursion, compiled once per instruction set: a node
-/// calls its children through `node`, which stays within the copy. `DEEP`
-/// selects the node: [`Solver::deep_body`] or [`Solver::shallow_body`].
-trait Recursion: Isa {
-    fn node<const DEEP: bool, G: Geometry, E: Evaluate<G>>(
-        self,
+recursion! {
+    /// The solver's recursion, compiled once per instruction set: a node
+    /// calls its children through `node`, which stays within the copy.
+    /// `DEEP` selects the node: [`Solver::deep_body`] or
+    /// [`Solver::shallow_body`].
+    trait Recursion:
+    fn node[const DEEP: bool, G: Geometry, E: Evaluate<G>]<DEEP, G, E>(
         s: &mut Solver<E>,
         p: G::B,
         o: G::B,
         alpha: i32,
         beta: i32,
         passed: bool,
-    ) -> Result<i32, Abort>;
+    ) -> Result<i32, Abort> = body::<DEEP, G>;
 }
-
-impl Recursion for Portable {
-    fn node<const DEEP: bool, G: Geometry, E: Evaluate<G>>(
-        self,
-        s: &mut Solver<E>,
-        p: G::B,
-        o: G::B,
-        alpha: i32,
-        beta: i32,
-        passed: bool,
-    ) -> Result<i32, Abort> {
-        s.body::<DEEP, G, Portable>(self, p, o, alpha, beta, passed)
-    }
-}
-
-/// The copy of the recursion for `$isa`: its nodes are calls to `$copy`,
-/// compiled with `$features` (those `$isa::detect` checks).
-#[cfg(target_arch = "x86_64")]
-macro_rules! copy {
-    ($isa:ident, $copy:ident, $features:literal) => {
-        impl Recursion for $isa {
-            #[inline(always)]
-            fn node<const DEEP: bool, G: Geometry, E: Evaluate<G>>(
-                self,
-                s: &mut Solver<E>,
-                p: G::B,
-                o: G::B,
-                alpha: i32,
-                beta: i32,
-                passed: bool,
-            ) -> Result<i32, Abort> {
-                // SAFETY: an `$isa` exists only on a CPU with these features.
-                unsafe { $copy::<DEEP, G, E>(self, s, p, o, alpha, beta, passed) }
-            }
-        }
-
-        #[target_feature(enable = $features)]
-        fn $copy<const DEEP: bool, G: Geometry, E: Evaluate<G>>(
-            isa: $isa,
-            s: &mut Solver<E>,
-            p: G::B,
-            o: G::B,
-            alpha: i32,
-            beta: i32,
-            passed: bool,
-        ) -> Result<i32, Abort> {
-            s.body::<DEEP, G, $isa>(isa, p, o, alpha, beta, passed)
-        }
-    };
-}
-
-#[cfg(target_arch = "x86_64")]
-copy!(Haswell, node_v3, "avx2,bmi1,bmi2,lzcnt,popcnt");
-#[cfg(target_arch = "x86_64")]
-copy!(
-    Avx512,
-    node_v4,
-    "avx2,bmi1,bmi2,lzcnt,popcnt,avx512f,avx512vl,avx512cd"
-);
 
 /// An exact solver over one transposition table; `eval` is the evaluation
 /// of the midgame searches that order moves.
@@ -486,19 +457,22 @@ impl<E> Solver<'_, '_, E> {
                 return Ok(cap);
             }
         }
+        let last = Node {
+            p,
+            o,
+            empties,
+            alpha,
+            beta,
+        };
         match n {
-            2 => {
-                let x1 = empties.lowest();
-                let x2 = empties.highest();
-                return Ok(self.two_squares::<G, I>(isa, p, o, alpha, beta, x1, x2, passed));
-            }
-            3 => return Ok(self.three_squares::<G, I>(isa, p, o, alpha, beta, empties, passed)),
+            2 => return Ok(self.two_squares::<G, I>(isa, last, passed)),
+            3 => return Ok(self.three_squares::<G, I>(isa, last, passed)),
             _ => {}
         }
         let mut best = -INF;
         if n == 4 {
             let squares = ParityOrder::<G>::new(empties);
-            best = self.moves_in_place::<3, G, I>(isa, p, o, alpha, beta, empties, squares);
+            best = self.moves_in_place::<3, G, I>(isa, last, squares);
         } else {
             for x in ParityOrder::<G>::new(empties) {
                 let Some(f) = move_flips::<G, I>(isa, p, o, x) else {
@@ -521,36 +495,38 @@ impl<E> Solver<'_, '_, E> {
         Ok(best)
     }
 
-    /// The best of `p`'s moves on `squares` (in that order, empties of
-    /// `empties`), -INF if it has none: each child, of `CHILD` empties (3
-    /// or 2), solved here as its node would (counted, no stability test),
-    /// without a call. (At four empties, the loop of the deeper shallow
-    /// nodes would spill the call's registers around it.)
-    #[allow(clippy::too_many_arguments)]
+    /// The best of the mover's moves at the node `n` on `squares` (in
+    /// that order, empties of the node), -INF if it has none: each child,
+    /// of `CHILD` empties (3 or 2), solved here as its node would (counted,
+    /// no stability test), without a call. (At four empties, the loop of
+    /// the deeper shallow nodes would spill the call's registers around
+    /// it.)
     #[inline(always)]
     fn moves_in_place<const CHILD: u32, G: Geometry, I: Isa>(
         &mut self,
         isa: I,
-        p: G::B,
-        o: G::B,
-        mut alpha: i32,
-        beta: i32,
-        empties: G::B,
+        n: Node<G>,
         squares: impl Iterator<Item = u32>,
     ) -> i32 {
+        let (p, o, beta) = (n.p, n.o, n.beta);
+        let mut alpha = n.alpha;
         let mut best = -INF;
         for x in squares {
             let Some(f) = move_flips::<G, I>(isa, p, o, x) else {
                 continue;
             };
             self.budget.nodes += 1;
-            let (cp, co) = (o ^ f, p ^ f ^ G::B::bit(x));
-            let rest = empties ^ G::B::bit(x);
+            let child = Node {
+                p: o ^ f,
+                o: p ^ f ^ G::B::bit(x),
+                empties: n.empties ^ G::B::bit(x),
+                alpha: -beta,
+                beta: -alpha,
+            };
             let score = if CHILD == 3 {
-                -self.three_squares::<G, I>(isa, cp, co, -beta, -alpha, rest, false)
+                -self.three_squares::<G, I>(isa, child, false)
             } else {
-                let (y, z) = (rest.lowest(), rest.highest());
-                -self.two_squares::<G, I>(isa, cp, co, -beta, -alpha, y, z, false)
+                -self.two_squares::<G, I>(isa, child, false)
             };
             if raise(&mut best, &mut alpha, score, beta) {
                 return best;
@@ -559,32 +535,23 @@ impl<E> Solver<'_, '_, E> {
         best
     }
 
-    /// Exactly two empties, `x1` and `x2`: no move generation, no recursion
-    /// beyond the last square. (No function here calls itself, so that all
-    /// of them inline into the copies of [`Recursion`].) If the side to
-    /// move has no move, the opponent's best after a pass (counted as a
-    /// node), else the final score.
-    #[allow(clippy::too_many_arguments)]
+    /// Exactly two empties: no move generation, no recursion beyond the
+    /// last square. (No function here calls itself, so that all of them
+    /// inline into the copies of [`Recursion`].) If the side to move has
+    /// no move, the opponent's best after a pass (counted as a node), else
+    /// the final score.
     #[inline(always)]
-    fn two_squares<G: Geometry, I: Isa>(
-        &mut self,
-        isa: I,
-        p: G::B,
-        o: G::B,
-        alpha: i32,
-        beta: i32,
-        x1: u32,
-        x2: u32,
-        passed: bool,
-    ) -> i32 {
-        if let Some(score) = two_moves::<G, I>(isa, p, o, beta, x1, x2) {
+    fn two_squares<G: Geometry, I: Isa>(&mut self, isa: I, n: Node<G>, passed: bool) -> i32 {
+        let (p, o) = (n.p, n.o);
+        let (x1, x2) = (n.empties.lowest(), n.empties.highest());
+        if let Some(score) = two_moves::<G, I>(isa, p, o, n.beta, x1, x2) {
             return score;
         }
         if passed {
             return final_score::<G>(p, o);
         }
         self.budget.nodes += 1;
-        match two_moves::<G, I>(isa, o, p, -alpha, x1, x2) {
+        match two_moves::<G, I>(isa, o, p, -n.alpha, x1, x2) {
             Some(score) => -score,
             None => final_score::<G>(p, o),
         }
@@ -595,34 +562,22 @@ impl<E> Solver<'_, '_, E> {
     /// (Like `two_squares`, it spells out the pass rather than taking a
     /// closure: a closure does not get the v3 copy's target features, so
     /// the flips it calls would not inline.)
-    #[allow(clippy::too_many_arguments)]
     #[inline(always)]
-    fn three_squares<G: Geometry, I: Isa>(
-        &mut self,
-        isa: I,
-        p: G::B,
-        o: G::B,
-        alpha: i32,
-        beta: i32,
-        empties: G::B,
-        passed: bool,
-    ) -> i32 {
-        let squares = three_order::<G>(empties);
-        let best =
-            self.moves_in_place::<2, G, I>(isa, p, o, alpha, beta, empties, squares.into_iter());
+    fn three_squares<G: Geometry, I: Isa>(&mut self, isa: I, n: Node<G>, passed: bool) -> i32 {
+        let squares = three_order::<G>(n.empties);
+        let best = self.moves_in_place::<2, G, I>(isa, n, squares.into_iter());
         if best > -INF {
             return best;
         }
         if passed {
-            return final_score::<G>(p, o);
+            return final_score::<G>(n.p, n.o);
         }
         self.budget.nodes += 1;
-        let best =
-            self.moves_in_place::<2, G, I>(isa, o, p, -beta, -alpha, empties, squares.into_iter());
+        let best = self.moves_in_place::<2, G, I>(isa, n.pass(), squares.into_iter());
         if best > -INF {
             -best
         } else {
-            final_score::<G>(p, o)
+            final_score::<G>(n.p, n.o)
         }
     }
 

@@ -17,6 +17,7 @@ use super::endgame::{Selective, Solver};
 use super::moves::{MoveList, MAX_MOVES, MAX_MOVES_ANY};
 use super::parallel::{Busy, Deferral};
 use super::probcut;
+use super::recursion::recursion;
 use super::table::{bounds, key_of, Key, Table, NO_MOVE};
 use super::{Abort, Budget};
 #[cfg(target_arch = "x86_64")]
@@ -178,6 +179,41 @@ pub(crate) fn terminal<G: Geometry>(p: G::B, o: G::B) -> i32 {
     final_score::<G>(p, o) * SCALE
 }
 
+/// A node of the midgame recursion as the steps of its search see it: the
+/// position (`p` to move against `o`), the evaluation's state there, the
+/// plies left and the window (alpha, beta).
+struct Node<'a, G: Geometry, S> {
+    p: G::B,
+    o: G::B,
+    state: &'a S,
+    depth: u32,
+    alpha: i32,
+    beta: i32,
+}
+
+impl<G: Geometry, S> Clone for Node<'_, G, S> {
+    #[inline(always)]
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<G: Geometry, S> Copy for Node<'_, G, S> {}
+
+impl<'a, G: Geometry, S> Node<'a, G, S> {
+    #[inline(always)]
+    fn new(p: G::B, o: G::B, state: &'a S, depth: u32, alpha: i32, beta: i32) -> Self {
+        Node {
+            p,
+            o,
+            state,
+            depth,
+            alpha,
+            beta,
+        }
+    }
+}
+
 impl<E> Searcher<'_, '_, E> {
     /// The value of `pos` searched `depth` plies deep, fail-soft within
     /// (alpha, beta).
@@ -193,41 +229,38 @@ impl<E> Searcher<'_, '_, E> {
     {
         let (p, o) = (pos.player, pos.opponent);
         let state = self.eval.state(p, o);
+        let n = Node::new(p, o, &state, depth, alpha, beta);
         #[cfg(target_arch = "x86_64")]
         if let Some(isa) = Avx512::detect() {
-            return isa.node::<G, E>(self, p, o, &state, depth, alpha, beta, false);
+            return isa.node::<G, E>(self, n, false);
         }
         #[cfg(target_arch = "x86_64")]
         if let Some(isa) = Haswell::detect() {
-            return isa.node::<G, E>(self, p, o, &state, depth, alpha, beta, false);
+            return isa.node::<G, E>(self, n, false);
         }
-        Portable.node::<G, E>(self, p, o, &state, depth, alpha, beta, false)
+        Portable.node::<G, E>(self, n, false)
     }
 
-    /// A node of the copy of the recursion for the instruction set `isa`.
-    #[allow(clippy::too_many_arguments)]
+    /// A node of the copy of the recursion for the instruction set `isa`;
+    /// `passed`: the side before passed.
     #[inline(always)]
     fn body<G: Geometry, I: Recursion>(
         &mut self,
         isa: I,
-        p: G::B,
-        o: G::B,
-        state: &E::State,
-        depth: u32,
-        mut alpha: i32,
-        mut beta: i32,
+        mut n: Node<'_, G, E::State>,
         passed: bool,
     ) -> Result<i32, Abort>
     where
         E: Evaluate<G>,
     {
+        let (p, o, depth) = (n.p, n.o, n.depth);
         let empties = G::SQUARES - (p | o).count();
         if depth >= empties && empties > 0 {
-            return self.solve::<G>(p, o, depth - empties, alpha, beta);
+            return self.solve::<G>(p, o, depth - empties, n.alpha, n.beta);
         }
         self.budget.tick()?;
         if depth == 0 {
-            return Ok(leaf::<G, E, I>(isa, self.eval, state, p, o));
+            return Ok(leaf::<G, E, I>(isa, self.eval, n.state, p, o));
         }
         let moves = isa.moves::<G>(p, o);
         if moves.is_zero() {
@@ -239,8 +272,9 @@ impl<E> Searcher<'_, '_, E> {
                 });
             }
             // A pass uses no depth.
-            let passed = self.eval.pass(state);
-            return Ok(-isa.node::<G, E>(self, o, p, &passed, depth, -beta, -alpha, true)?);
+            let state = self.eval.pass(n.state);
+            let after = Node::new(o, p, &state, depth, -n.beta, -n.alpha);
+            return Ok(-isa.node::<G, E>(self, after, true)?);
         }
         let k = key_of::<G>(p, o);
         let mut hash_move = NO_MOVE;
@@ -248,14 +282,14 @@ impl<E> Searcher<'_, '_, E> {
             let scale = if e.solved() { SCALE } else { 1 };
             if e.solved() || e.depth as u32 >= depth {
                 let (lo, hi) = (e.lower as i32 * scale, e.upper as i32 * scale);
-                if lo >= beta || lo == hi {
+                if lo >= n.beta || lo == hi {
                     return Ok(lo);
                 }
-                if hi <= alpha {
+                if hi <= n.alpha {
                     return Ok(hi);
                 }
-                alpha = alpha.max(lo);
-                beta = beta.min(hi);
+                n.alpha = n.alpha.max(lo);
+                n.beta = n.beta.min(hi);
             }
             hash_move = e.best;
         }
@@ -263,23 +297,22 @@ impl<E> Searcher<'_, '_, E> {
             // A shallow search that clears the window by the margin stands
             // for the full one (see `probcut`); bounds no score can pass
             // are not tried.
-            let shallow = probcut::shallow_depth(depth);
+            let shallow = Node {
+                depth: probcut::shallow_depth(depth),
+                ..n
+            };
             // No score is beyond a whole board of discs.
             let max_score = G::SQUARES as i32 * SCALE;
             // The static evaluation tells which test may pass (see
             // `probcut::STATIC_REACH`), and is the test at depths 1 and 2.
-            let stat = self.eval.evaluate_state(isa, state, p, o, moves);
-            let high = beta.saturating_add(m);
-            if high <= max_score
-                && self.clears::<G, I>(isa, p, o, state, stat, shallow, high, true)?
-            {
-                return Ok(beta);
+            let stat = self.eval.evaluate_state(isa, n.state, p, o, moves);
+            let high = n.beta.saturating_add(m);
+            if high <= max_score && self.clears::<G, I>(isa, shallow, stat, high, true)? {
+                return Ok(n.beta);
             }
-            let low = alpha.saturating_sub(m);
-            if low >= -max_score
-                && self.clears::<G, I>(isa, p, o, state, stat, shallow, low, false)?
-            {
-                return Ok(alpha);
+            let low = n.alpha.saturating_sub(m);
+            if low >= -max_score && self.clears::<G, I>(isa, shallow, stat, low, false)? {
+                return Ok(n.alpha);
             }
         }
         // The list's capacity: every move of the board (the const test
@@ -287,23 +320,18 @@ impl<E> Searcher<'_, '_, E> {
         if G::SQUARES as usize <= MAX_MOVES {
             let mut list = MoveList::<G::B, MAX_MOVES>::new();
             if depth == 1 {
-                return self.search_frontier::<G, I, MAX_MOVES>(
-                    isa, p, o, state, &mut list, moves, hash_move, k, alpha, beta,
-                );
+                return self
+                    .search_frontier::<G, I, MAX_MOVES>(isa, n, &mut list, moves, hash_move, k);
             }
-            self.search_moves::<G, I, MAX_MOVES>(
-                isa, p, o, state, &mut list, moves, hash_move, k, depth, alpha, beta,
-            )
+            self.search_moves::<G, I, MAX_MOVES>(isa, n, &mut list, moves, hash_move, k)
         } else {
             let mut list = MoveList::<G::B, MAX_MOVES_ANY>::new();
             if depth == 1 {
                 return self.search_frontier::<G, I, MAX_MOVES_ANY>(
-                    isa, p, o, state, &mut list, moves, hash_move, k, alpha, beta,
+                    isa, n, &mut list, moves, hash_move, k,
                 );
             }
-            self.search_moves::<G, I, MAX_MOVES_ANY>(
-                isa, p, o, state, &mut list, moves, hash_move, k, depth, alpha, beta,
-            )
+            self.search_moves::<G, I, MAX_MOVES_ANY>(isa, n, &mut list, moves, hash_move, k)
         }
     }
 
@@ -342,20 +370,17 @@ impl<E> Searcher<'_, '_, E> {
         Ok(solver.solve(Position::<G>::new(p, o), lo, hi)? * SCALE)
     }
 
-    /// Whether the `shallow`-ply search of ProbCut's test clears `bound`:
-    /// reaches it when `up`, else stays at or below it. With no ply, the
-    /// static evaluation `stat` is that search; otherwise the search runs
-    /// only where `stat` lies within [`probcut::STATIC_REACH`] of the bound.
-    #[allow(clippy::too_many_arguments)]
+    /// Whether the search of ProbCut's test (`shallow`, its depth that of
+    /// the test, its window unused) clears `bound`: reaches it when `up`,
+    /// else stays at or below it. With no ply, the static evaluation
+    /// `stat` is that search; otherwise the search runs only where `stat`
+    /// lies within [`probcut::STATIC_REACH`] of the bound.
     #[inline(always)]
     fn clears<G: Geometry, I: Recursion>(
         &mut self,
         isa: I,
-        p: G::B,
-        o: G::B,
-        state: &E::State,
+        shallow: Node<'_, G, E::State>,
         stat: i32,
-        shallow: u32,
         bound: i32,
         up: bool,
     ) -> Result<bool, Abort>
@@ -363,42 +388,47 @@ impl<E> Searcher<'_, '_, E> {
         E: Evaluate<G>,
     {
         let gap = if up { bound - stat } else { stat - bound };
-        if shallow == 0 || gap > probcut::STATIC_REACH {
+        if shallow.depth == 0 || gap > probcut::STATIC_REACH {
             return Ok(gap <= 0);
         }
         Ok(if up {
-            isa.node::<G, E>(self, p, o, state, shallow, bound - 1, bound, false)? >= bound
+            let test = Node {
+                alpha: bound - 1,
+                beta: bound,
+                ..shallow
+            };
+            isa.node::<G, E>(self, test, false)? >= bound
         } else {
-            isa.node::<G, E>(self, p, o, state, shallow, bound, bound + 1, false)? <= bound
+            let test = Node {
+                alpha: bound,
+                beta: bound + 1,
+                ..shallow
+            };
+            isa.node::<G, E>(self, test, false)? <= bound
         })
     }
 
     /// The node's moves searched in order into `list`, and the result
     /// stored under the node's key `k`.
-    #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     fn search_moves<G: Geometry, I: Recursion, const CAP: usize>(
         &mut self,
         isa: I,
-        p: G::B,
-        o: G::B,
-        state: &E::State,
+        mut n: Node<'_, G, E::State>,
         list: &mut MoveList<G::B, CAP>,
         moves: G::B,
         hash_move: u16,
         k: Key,
-        depth: u32,
-        mut alpha: i32,
-        beta: i32,
     ) -> Result<i32, Abort>
     where
         E: Evaluate<G>,
     {
-        let reorder = self.order::<G, I, CAP>(isa, p, o, state, list, moves, hash_move, depth);
-        let (alpha0, beta0) = (alpha, beta);
+        let (p, o) = (n.p, n.o);
+        let reorder = self.order::<G, I, CAP>(isa, &n, list, moves, hash_move);
+        let (alpha0, beta0) = (n.alpha, n.beta);
         let mut best = -INF;
         let mut best_sq = NO_MOVE;
-        let mut deferral = Deferral::new(self.busy.filter(|_| depth >= DEFER_DEPTH));
+        let mut deferral = Deferral::new(self.busy.filter(|_| n.depth >= DEFER_DEPTH));
         'passes: for pass in 0..2 {
             for i in 0..list.len() {
                 let (x, f) = list.select(i);
@@ -406,29 +436,29 @@ impl<E> Searcher<'_, '_, E> {
                 let Some(claim) = deferral.start(pass, i, || key_of::<G>(cp, co)) else {
                     continue;
                 };
-                let cs = self.eval.play(state, x, f);
-                let score = self.child::<G, I>(isa, cp, co, &cs, depth, i, alpha, beta);
+                let cs = self.eval.play(n.state, x, f);
+                let score = self.child::<G, I>(isa, &n, cp, co, &cs, i);
                 deferral.done(claim);
                 let score = score?;
                 if score > best {
                     best = score;
                     best_sq = x as u16;
-                    if score > alpha {
-                        alpha = score;
-                        if alpha >= beta {
+                    if score > n.alpha {
+                        n.alpha = score;
+                        if n.alpha >= n.beta {
                             break 'passes;
                         }
                     }
                 }
                 if i == 0 && reorder {
-                    self.order_by_evaluation::<G, I, CAP>(isa, p, o, state, list);
+                    self.order_by_evaluation::<G, I, CAP>(isa, &n, list);
                 }
             }
             if !deferral.waiting() {
                 break;
             }
         }
-        self.record(k, depth, best, best_sq, alpha0, beta0);
+        self.record(k, n.depth, best, best_sq, alpha0, beta0);
         Ok(best)
     }
 
@@ -438,24 +468,20 @@ impl<E> Searcher<'_, '_, E> {
     /// first) and are the leaf's moves, and each leaf, whose value no
     /// window changes, is valued once (no null-window search and
     /// re-search).
-    #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     fn search_frontier<G: Geometry, I: Recursion, const CAP: usize>(
         &mut self,
         isa: I,
-        p: G::B,
-        o: G::B,
-        state: &E::State,
+        n: Node<'_, G, E::State>,
         list: &mut MoveList<G::B, CAP>,
         moves: G::B,
         hash_move: u16,
         k: Key,
-        mut alpha: i32,
-        beta: i32,
     ) -> Result<i32, Abort>
     where
         E: Evaluate<G>,
     {
+        let (p, o) = (n.p, n.o);
         let mut replies = [G::B::ZERO; CAP];
         for (i, x) in moves.squares().enumerate() {
             let (f, r) = isa.flips_and_replies::<G>(p, o, x);
@@ -468,7 +494,7 @@ impl<E> Searcher<'_, '_, E> {
             };
             list.set_key(i, key);
         }
-        let (alpha0, beta0) = (alpha, beta);
+        let (mut alpha, beta) = (n.alpha, n.beta);
         let mut best = -INF;
         let mut best_sq = NO_MOVE;
         for i in 0..list.len() {
@@ -476,7 +502,7 @@ impl<E> Searcher<'_, '_, E> {
             let (x, f) = list.as_slice()[j];
             let (cp, co) = (o ^ f, p ^ f ^ G::B::bit(x));
             self.budget.tick()?;
-            let cs = self.eval.play(state, x, f);
+            let cs = self.eval.play(n.state, x, f);
             let score = -leaf_moving::<G, E, I>(isa, self.eval, &cs, cp, co, replies[j]);
             if score > best {
                 best = score;
@@ -489,7 +515,7 @@ impl<E> Searcher<'_, '_, E> {
                 }
             }
         }
-        self.record(k, 1, best, best_sq, alpha0, beta0);
+        self.record(k, 1, best, best_sq, n.alpha, n.beta);
         Ok(best)
     }
 
@@ -502,28 +528,28 @@ impl<E> Searcher<'_, '_, E> {
             .store(k, depth.min(255) as u8, false, lo, hi, best_sq);
     }
 
-    /// The value of the move `i` (0-based, in the node's order) to (cp, co)
-    /// for the side at the node: the first move in the whole window, the
-    /// others in a null window first (late ones at a null-window node
-    /// reduced first, see [`LATE_MOVE_INDEX`]).
-    #[allow(clippy::too_many_arguments)]
+    /// The value for the side at the node `n` of its move `i` (0-based,
+    /// in the node's order) to (cp, co), with the evaluation's state `cs`:
+    /// the first move in the whole window, the others in a null window
+    /// first (late ones at a null-window node reduced first, see
+    /// [`LATE_MOVE_INDEX`]).
     #[inline(always)]
     fn child<G: Geometry, I: Recursion>(
         &mut self,
         isa: I,
+        n: &Node<'_, G, E::State>,
         cp: G::B,
         co: G::B,
         cs: &E::State,
-        depth: u32,
         i: usize,
-        alpha: i32,
-        beta: i32,
     ) -> Result<i32, Abort>
     where
         E: Evaluate<G>,
     {
+        let (depth, alpha, beta) = (n.depth, n.alpha, n.beta);
+        let at = |depth: u32, alpha: i32, beta: i32| Node::new(cp, co, cs, depth, alpha, beta);
         if i == 0 {
-            return Ok(-isa.node::<G, E>(self, cp, co, cs, depth - 1, -beta, -alpha, false)?);
+            return Ok(-isa.node::<G, E>(self, at(depth - 1, -beta, -alpha), false)?);
         }
         if i >= LATE_MOVE_INDEX
             && depth >= LATE_MOVE_MIN_DEPTH
@@ -531,41 +557,39 @@ impl<E> Searcher<'_, '_, E> {
             && reduces_late_moves(self.cut)
         {
             let reduced = depth - 1 - LATE_MOVE_REDUCTION;
-            let s = -isa.node::<G, E>(self, cp, co, cs, reduced, -alpha - 1, -alpha, false)?;
+            let s = -isa.node::<G, E>(self, at(reduced, -alpha - 1, -alpha), false)?;
             if s <= alpha {
                 return Ok(s);
             }
         }
-        let s = -isa.node::<G, E>(self, cp, co, cs, depth - 1, -alpha - 1, -alpha, false)?;
+        let s = -isa.node::<G, E>(self, at(depth - 1, -alpha - 1, -alpha), false)?;
         if s > alpha && s < beta {
-            Ok(-isa.node::<G, E>(self, cp, co, cs, depth - 1, -beta, -s, false)?)
+            Ok(-isa.node::<G, E>(self, at(depth - 1, -beta, -s), false)?)
         } else {
             Ok(s)
         }
     }
 
-    /// Fills `list` with the moves of `p` and their flips, keyed best
-    /// (lowest) first: the hash move, then the others fastest-first, from
-    /// [`EVAL_ORDER_DEPTH`] with the static evaluation where there is no
-    /// hash move. True when the moves after the hash move are left unkeyed
-    /// here, to be keyed by [`Searcher::order_by_evaluation`] once it has
-    /// been searched without a cut.
-    #[allow(clippy::too_many_arguments)]
+    /// Fills `list` with the moves of the node `n` (`moves`) and their
+    /// flips, keyed best (lowest) first: the hash move, then the others
+    /// fastest-first, from [`EVAL_ORDER_DEPTH`] with the static evaluation
+    /// where there is no hash move. True when the moves after the hash
+    /// move are left unkeyed here, to be keyed by
+    /// [`Searcher::order_by_evaluation`] once it has been searched without
+    /// a cut.
     #[inline(always)]
     fn order<G: Geometry, I: Recursion, const CAP: usize>(
         &mut self,
         isa: I,
-        p: G::B,
-        o: G::B,
-        state: &E::State,
+        n: &Node<'_, G, E::State>,
         list: &mut MoveList<G::B, CAP>,
         moves: G::B,
         hash_move: u16,
-        depth: u32,
     ) -> bool
     where
         E: Evaluate<G>,
     {
+        let (p, o, depth) = (n.p, n.o, n.depth);
         let hashed = (hash_move as u32) < G::SQUARES && moves.has(hash_move as u32);
         let evaluate = depth >= EVAL_ORDER_DEPTH && !hashed;
         let later = depth >= EVAL_ORDER_DEPTH && hashed;
@@ -585,7 +609,7 @@ impl<E> Searcher<'_, '_, E> {
                 // Keyed only if the hash move fails to cut.
                 0
             } else if evaluate {
-                self.evaluated_key::<G, I>(isa, state, cp, co, x, f)
+                self.evaluated_key::<G, I>(isa, n.state, cp, co, x, f)
             } else {
                 fastest_first_key::<G, I>(isa, cp, co, x)
             };
@@ -594,26 +618,25 @@ impl<E> Searcher<'_, '_, E> {
         later
     }
 
-    /// Keys the moves of `list` not yet taken (all but the hash move,
-    /// searched) by [`Searcher::evaluated_key`].
+    /// Keys the moves of `list` (the node `n`'s) not yet taken (all but
+    /// the hash move, searched) by [`Searcher::evaluated_key`].
     #[inline(always)]
     fn order_by_evaluation<G: Geometry, I: Recursion, const CAP: usize>(
         &mut self,
         isa: I,
-        p: G::B,
-        o: G::B,
-        state: &E::State,
+        n: &Node<'_, G, E::State>,
         list: &mut MoveList<G::B, CAP>,
     ) where
         E: Evaluate<G>,
     {
+        let (p, o) = (n.p, n.o);
         for i in 0..list.len() {
             if list.taken(i) {
                 continue;
             }
             let (x, f) = list.as_slice()[i];
             let (cp, co) = (o ^ f, p ^ f ^ G::B::bit(x));
-            let key = self.evaluated_key::<G, I>(isa, state, cp, co, x, f);
+            let key = self.evaluated_key::<G, I>(isa, n.state, cp, co, x, f);
             list.set_key(i, key);
         }
     }
@@ -646,88 +669,16 @@ impl<E> Searcher<'_, '_, E> {
     }
 }
 
-/// The midgame recursion, compiled once per instruction set: a node calls
-/// its children through `node`, which stays within the copy.
-trait Recursion: Isa {
-    #[allow(clippy::too_many_arguments)]
-    fn node<G: Geometry, E: Evaluate<G>>(
-        self,
+recursion! {
+    /// The midgame recursion, compiled once per instruction set: a node
+    /// calls its children through `node`, which stays within the copy.
+    trait Recursion:
+    fn node[G: Geometry, E: Evaluate<G>]<G, E>(
         s: &mut Searcher<E>,
-        p: G::B,
-        o: G::B,
-        state: &E::State,
-        depth: u32,
-        alpha: i32,
-        beta: i32,
+        n: Node<'_, G, E::State>,
         passed: bool,
-    ) -> Result<i32, Abort>;
+    ) -> Result<i32, Abort> = body::<G>;
 }
-
-impl Recursion for Portable {
-    fn node<G: Geometry, E: Evaluate<G>>(
-        self,
-        s: &mut Searcher<E>,
-        p: G::B,
-        o: G::B,
-        state: &E::State,
-        depth: u32,
-        alpha: i32,
-        beta: i32,
-        passed: bool,
-    ) -> Result<i32, Abort> {
-        s.body::<G, Portable>(self, p, o, state, depth, alpha, beta, passed)
-    }
-}
-
-/// The copy of the recursion for `$isa`: its nodes are calls to `$copy`,
-/// compiled with `$features` (those `$isa::detect` checks).
-#[cfg(target_arch = "x86_64")]
-macro_rules! copy {
-    ($isa:ident, $copy:ident, $features:literal) => {
-        impl Recursion for $isa {
-            #[inline(always)]
-            fn node<G: Geometry, E: Evaluate<G>>(
-                self,
-                s: &mut Searcher<E>,
-                p: G::B,
-                o: G::B,
-                state: &E::State,
-                depth: u32,
-                alpha: i32,
-                beta: i32,
-                passed: bool,
-            ) -> Result<i32, Abort> {
-                // SAFETY: an `$isa` exists only on a CPU with these features.
-                unsafe { $copy::<G, E>(self, s, p, o, state, depth, alpha, beta, passed) }
-            }
-        }
-
-        #[allow(clippy::too_many_arguments)]
-        #[target_feature(enable = $features)]
-        fn $copy<G: Geometry, E: Evaluate<G>>(
-            isa: $isa,
-            s: &mut Searcher<E>,
-            p: G::B,
-            o: G::B,
-            state: &E::State,
-            depth: u32,
-            alpha: i32,
-            beta: i32,
-            passed: bool,
-        ) -> Result<i32, Abort> {
-            s.body::<G, $isa>(isa, p, o, state, depth, alpha, beta, passed)
-        }
-    };
-}
-
-#[cfg(target_arch = "x86_64")]
-copy!(Haswell, node_v3, "avx2,bmi1,bmi2,lzcnt,popcnt");
-#[cfg(target_arch = "x86_64")]
-copy!(
-    Avx512,
-    node_v4,
-    "avx2,bmi1,bmi2,lzcnt,popcnt,avx512f,avx512vl,avx512cd"
-);
 
 /// Lower is better for the mover who just played `x` leading to (cp, co):
 /// few replies (corners count double), few squares next to the mover's
@@ -872,7 +823,7 @@ mod tests {
                 None => s.pvs(pos, 5, -INF, INF),
                 Some(isa) => {
                     let state = Evaluate::<S8>::state(eval, p, o);
-                    isa.node::<S8, _>(&mut s, p, o, &state, 5, -INF, INF, false)
+                    isa.node::<S8, _>(&mut s, Node::new(p, o, &state, 5, -INF, INF), false)
                 }
             };
             (v.unwrap(), budget.nodes)

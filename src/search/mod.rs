@@ -14,6 +14,7 @@ pub mod midgame;
 pub(crate) mod moves;
 pub mod parallel;
 pub mod probcut;
+mod recursion;
 pub mod table;
 pub mod timing;
 pub mod tuning;
