@@ -37,13 +37,15 @@ macro_rules! recursion {
         #[cfg(target_arch = "x86_64")]
         $crate::search::recursion::recursion!(
             @copy $trait, Haswell, node_v3, "avx2,bmi1,bmi2,lzcnt,popcnt",
-            [$($generics)*] <$($param),*> ($searcher) ($($arg: $ty),*) $ret, $body <$($body_param),*>
+            [$($generics)*] <$($param),*> ($searcher) ($($arg: $ty),*) $ret,
+            $body <$($body_param),*>
         );
         #[cfg(target_arch = "x86_64")]
         $crate::search::recursion::recursion!(
             @copy $trait, Avx512, node_v4,
             "avx2,bmi1,bmi2,lzcnt,popcnt,avx512f,avx512vl,avx512cd",
-            [$($generics)*] <$($param),*> ($searcher) ($($arg: $ty),*) $ret, $body <$($body_param),*>
+            [$($generics)*] <$($param),*> ($searcher) ($($arg: $ty),*) $ret,
+            $body <$($body_param),*>
         );
     };
     // The copy for `$isa`: its nodes are calls to `$copy`, compiled with

@@ -201,10 +201,9 @@ impl<E> Solver<'_, '_, E> {
         self.budget.tick()?;
         let empties = !(p | o) & G::ALL;
         let n = empties.count();
-        // Stability cuts here too. Measured on FFO 45 (24 empties): tested
-        // from 4 empties, 22% fewer nodes; from 3, 23%, but fforum-20-39
-        // then takes 5% longer (its 4% fewer nodes cost a scan each at the
-        // most numerous nodes).
+        // Stability cuts here too, from 4 empties: from 3, fforum-20-39
+        // takes 5% longer (its fewer nodes cost a scan each at the most
+        // numerous nodes).
         if n >= 4 {
             if let Some(cap) = stability_cap::<G>(p, o, alpha).filter(|&c| c <= alpha) {
                 return Ok(cap);

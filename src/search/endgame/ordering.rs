@@ -13,9 +13,9 @@ use crate::search::Abort;
 /// The ordering key of the move to `x` (flipping `f`, leaving the
 /// opponent `replies` and `co` its opponent's discs; `empties` before the
 /// move), lower first: fewest opponent replies (corners counted double),
-/// odd-quadrant moves (and on some sizes good squares and few flips:
-/// [`Tuning`](crate::search::tuning::Tuning)'s order weights) slightly preferred, fewest potential
-/// replies.
+/// odd-quadrant moves (and on some sizes good squares and few flips: the
+/// [`Tuning`](crate::search::tuning::Tuning)'s order weights) slightly
+/// preferred, fewest potential replies.
 #[inline(always)]
 pub(super) fn move_key<G: Geometry>(
     x: u32,

@@ -148,7 +148,7 @@ fn fail_soft_scores_are_true_bounds() {
 
 /// A search can end on the table's bounds or a child's without storing
 /// a move: the move it names is then checked, not taken from the table
-/// (a position of a game against NTest, where h4 draws and e8, the
+/// (a position of a game against another program, where h4 draws and e8, the
 /// table's move from an earlier fail-low search, loses by 10).
 #[test]
 fn the_best_move_reaches_the_score_when_the_table_cuts() {

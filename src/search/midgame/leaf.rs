@@ -36,8 +36,8 @@ pub(super) fn leaf_moving<G: Geometry, E: Evaluate<G>, I: Isa>(
         // The best result there is, so the position's exact value. A
         // depth-1 search (levels 0 and 1) otherwise sees no further than
         // the evaluation, which favours having few discs early and walks
-        // into the wipe-outs that a greedy opponent takes: they were 36 of
-        // level 0's 47 losses in 400 games against the 1986 program.
+        // into the wipe-outs that a greedy opponent takes (36 of level 0's
+        // 47 losses against the 1986 program).
         G::SQUARES as i32 * SCALE
     } else {
         if !moves.is_zero() {
@@ -47,8 +47,8 @@ pub(super) fn leaf_moving<G: Geometry, E: Evaluate<G>, I: Isa>(
         // trained on positions whose mover has a move (the labelling steps
         // over passes), so it does not know what a pass costs: a depth-1
         // search scored the moves that leave the opponent without a reply
-        // far from their value (5 of level 1's 24 lost or drawn games in
-        // 400 against the 1986 program).
+        // far from their value (5 of level 1's 24 lost or drawn games
+        // against the 1986 program).
         let replies = isa.moves::<G>(o, p);
         if replies.is_zero() {
             terminal::<G>(p, o)

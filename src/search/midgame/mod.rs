@@ -50,18 +50,11 @@ pub(crate) const DEFER_DEPTH: u32 = 3;
 /// shallower first, and in full only if that search does not fail low.
 /// Only at the loosest selectivity, the timed levels' (see
 /// [`reduces_late_moves`]). Two plies keep the leaves' parity, as
-/// ProbCut's shallow searches do. Measured on `benches/data/wthor-40.obf`
-/// at selectivity 0: depth 12 399,085 nodes instead of 551,283, depth 16
-/// 1,830,598 instead of 3,209,574. At equal time against NTest depth 16,
-/// 0.503 against 0.480 without (800 XOT games each); against depth 12,
-/// 0.475 against 0.481 (1,600) and 0.475 against 0.444 (800) in two runs
-/// (docs/benchmarks.md). One ply from the fourth move at depth 3: fewer
-/// nodes saved, 0.463 against 0.462. Against NTest depth 12 at equal time
-/// (1,600 games each, beside the build as it is), neither of two bolder
-/// settings paid although both took fewer nodes: reductions at PV nodes
-/// too, 3,041,617 nodes at depth 18 instead of 3,587,952, 0.501 against
-/// 0.526; from the third move, and by 4 plies from the seventh at 6 plies
-/// and more, 335,369 at depth 12 instead of 399,016, 0.508 against 0.514.
+/// ProbCut's shallow searches do. At equal time the reductions hold their
+/// own in play, and bolder settings (at PV nodes too, or from the third
+/// move) did not pay although they took fewer nodes. Measured on
+/// `benches/data/wthor-40.obf` at selectivity 0: depth 16 1,830,598 nodes
+/// instead of 3,209,574.
 const LATE_MOVE_INDEX: usize = 3;
 /// See [`LATE_MOVE_INDEX`].
 const LATE_MOVE_MIN_DEPTH: u32 = 4;

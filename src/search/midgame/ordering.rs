@@ -13,18 +13,10 @@ use crate::search::table::key_of;
 /// From this remaining depth on, the moves are ordered by the static
 /// evaluation of the position each leaves too: a node without a hash move
 /// orders all its moves so, a node with one only the moves after it, once
-/// it has failed to cut (most nodes with a hash move cut on it). Measured
-/// on `benches/data/wthor-40.obf` (with the shallow-search ordering of
-/// then, below): depth 16 at selectivity 0, 4,332,895 to 3,780,751 nodes
-/// and 0.85-0.92x the time over four rounds (both builds at once); 12 at
-/// selectivity 4, 7,976,290 to 6,509,974; 12 at selectivity 0, 653,592
-/// to 568,969. From depth 3, 2.7% fewer nodes but 1.00-1.13x the time;
-/// from 2, 1.07x; the hash node's other moves ordered before it is
-/// searched, 1.09x. With it, the ordering of nodes without a hash move by
-/// a shallow search (from depth 8, of depth/2 - 1 plies) no longer paid
-/// and is gone: 21/0 32.8 M nodes with it, 29.3 M without; 18/1 26.1 M,
-/// 24.8 M; 14/4 22.7 M, 22.5 M (from depth 10 or 12, or a third of the
-/// depth, between the two).
+/// it has failed to cut (most nodes with a hash move cut on it). From a
+/// shallower depth it saves nodes but costs time; with it, ordering by a
+/// shallow search no longer pays. Measured on `benches/data/wthor-40.obf`
+/// at depth 16, selectivity 0: 0.85-0.92x the time.
 const EVAL_ORDER_DEPTH: u32 = 4;
 
 impl<E> Searcher<'_, '_, E> {
