@@ -7,7 +7,8 @@
 
 /// Declares the trait `$trait` of a recursion whose nodes are the method
 /// `$body` of `$searcher`: its one method, `node`, runs `$body` compiled
-/// for the instruction set `Self`. `node`'s generic parameters are written
+/// for the instruction set `Self`; and `dispatch`, which runs `node` in
+/// the copy this CPU runs. `node`'s generic parameters are written
 /// twice, declared (`[...]`) and as arguments (`<...>`); `$body` takes
 /// them without the evaluation `E` (the searcher's own), then the
 /// instruction set.
@@ -26,6 +27,20 @@ macro_rules! recursion {
         $(#[$doc])*
         trait $trait: crate::board::isa::Isa {
             fn node<$($generics)*>(self, s: &mut $searcher $(, $arg: $ty)*) -> $ret;
+        }
+
+        /// Runs `node` in the copy of the recursion this CPU runs.
+        #[inline]
+        fn dispatch<$($generics)*>(s: &mut $searcher $(, $arg: $ty)*) -> $ret {
+            #[cfg(target_arch = "x86_64")]
+            if let Some(isa) = crate::board::isa::Avx512::detect() {
+                return isa.node::<$($param),*>(s $(, $arg)*);
+            }
+            #[cfg(target_arch = "x86_64")]
+            if let Some(isa) = crate::board::isa::Haswell::detect() {
+                return isa.node::<$($param),*>(s $(, $arg)*);
+            }
+            crate::board::isa::Portable.node::<$($param),*>(s $(, $arg)*)
         }
 
         impl $trait for crate::board::isa::Portable {

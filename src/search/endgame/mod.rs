@@ -37,9 +37,6 @@ use super::recursion::recursion;
 use super::table::{bounds, key, key_of, Table, NO_MOVE};
 use super::tuning::tuning;
 use super::{Abort, Budget};
-use crate::board::isa::Portable;
-#[cfg(target_arch = "x86_64")]
-use crate::board::isa::{Avx512, Haswell};
 use crate::board::position::distinct_moves;
 use crate::board::{final_score, Bits, Geometry, Position};
 use crate::eval::{Evaluate, SCALE};
@@ -146,8 +143,8 @@ impl<E> Solver<'_, '_, E> {
                 self.budget.tick()?;
                 Ok(last_square::<G>(p, o, empties.lowest()))
             }
-            n if n <= SHALLOW => self.node::<false, G>(p, o, alpha, beta, false),
-            _ => self.node::<true, G>(p, o, alpha, beta, false),
+            n if n <= SHALLOW => dispatch::<false, G, E>(self, p, o, alpha, beta, false),
+            _ => dispatch::<true, G, E>(self, p, o, alpha, beta, false),
         }
     }
 
@@ -197,32 +194,10 @@ impl<E> Solver<'_, '_, E> {
         Ok((Some(best), score))
     }
 
-    /// A node in the copy of the recursion this CPU runs: 2..=SHALLOW
-    /// empties walk the empties, odd quadrants first (`DEEP` false); more
-    /// use ordered moves, the table and stability (`DEEP` true).
-    fn node<const DEEP: bool, G: Geometry>(
-        &mut self,
-        p: G::B,
-        o: G::B,
-        alpha: i32,
-        beta: i32,
-        passed: bool,
-    ) -> Result<i32, Abort>
-    where
-        E: Evaluate<G>,
-    {
-        #[cfg(target_arch = "x86_64")]
-        if let Some(isa) = Avx512::detect() {
-            return isa.node::<DEEP, G, E>(self, p, o, alpha, beta, passed);
-        }
-        #[cfg(target_arch = "x86_64")]
-        if let Some(isa) = Haswell::detect() {
-            return isa.node::<DEEP, G, E>(self, p, o, alpha, beta, passed);
-        }
-        Portable.node::<DEEP, G, E>(self, p, o, alpha, beta, passed)
-    }
-
-    /// The node of [`Solver::node`], compiled once per [`Recursion`].
+    /// A node of the recursion (see [`dispatch`]), compiled once per
+    /// [`Recursion`]: 2..=SHALLOW empties walk the empties, odd quadrants
+    /// first (`DEEP` false); more use ordered moves, the table and
+    /// stability (`DEEP` true).
     #[inline(always)]
     fn body<const DEEP: bool, G: Geometry, I: Recursion>(
         &mut self,
@@ -470,7 +445,7 @@ impl<E> Solver<'_, '_, E> {
 
     /// The exact value of the move to (cp, co) for the side at the node: the
     /// first move in the whole window, the others in a null window first.
-    /// `DEEP`: the child's kind of node (see [`Solver::node`]), so that a
+    /// `DEEP`: the child's kind of node (see [`Solver::body`]), so that a
     /// child of SHALLOW empties is not a deep node that hands over to a
     /// shallow one (a second call, and a second count of the node).
     #[inline(always)]

@@ -1,6 +1,9 @@
 //! The solver's tests.
 
 use super::*;
+#[cfg(target_arch = "x86_64")]
+use crate::board::isa::Haswell;
+use crate::board::isa::Portable;
 use crate::board::testing::{exact as minimax, random_position};
 use crate::board::*;
 use crate::eval::V1;

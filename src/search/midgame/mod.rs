@@ -30,9 +30,6 @@ use super::probcut;
 use super::recursion::recursion;
 use super::table::{bounds, key_of, Key, Table, NO_MOVE};
 use super::{Abort, Budget};
-use crate::board::isa::Portable;
-#[cfg(target_arch = "x86_64")]
-use crate::board::isa::{Avx512, Haswell};
 use crate::board::{Bits, Geometry, Position};
 use crate::eval::{Evaluate, SCALE};
 
@@ -132,16 +129,7 @@ impl<E> Searcher<'_, '_, E> {
     {
         let (p, o) = (pos.player, pos.opponent);
         let state = self.eval.state(p, o);
-        let n = Node::new(p, o, &state, depth, alpha, beta);
-        #[cfg(target_arch = "x86_64")]
-        if let Some(isa) = Avx512::detect() {
-            return isa.node::<G, E>(self, n, false);
-        }
-        #[cfg(target_arch = "x86_64")]
-        if let Some(isa) = Haswell::detect() {
-            return isa.node::<G, E>(self, n, false);
-        }
-        Portable.node::<G, E>(self, n, false)
+        dispatch::<G, E>(self, Node::new(p, o, &state, depth, alpha, beta), false)
     }
 
     /// A node of the copy of the recursion for the instruction set `isa`;

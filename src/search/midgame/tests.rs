@@ -2,7 +2,9 @@
 
 use super::leaf::wipes_out;
 use super::*;
-use crate::board::isa::Isa;
+#[cfg(target_arch = "x86_64")]
+use crate::board::isa::Haswell;
+use crate::board::isa::{Isa, Portable};
 use crate::board::testing::{exact, negamax, random_position, random_positions};
 use crate::board::*;
 use crate::eval::{Evaluator, V1};
