@@ -36,7 +36,7 @@ use super::probcut;
 use super::recursion::recursion;
 use super::table::{bounds, key, key_of, Table, NO_MOVE};
 use super::tuning::tuning;
-use super::{Abort, Budget};
+use super::{Abort, Best, Budget};
 use crate::board::position::distinct_moves;
 use crate::board::{final_score, Bits, Geometry, Position};
 use crate::eval::{Evaluate, SCALE};
@@ -354,8 +354,7 @@ impl<E> Solver<'_, '_, E> {
             self.order_moves::<G, I>(isa, p, o, &mut list, hash_move, search)?;
         }
         let (alpha0, beta0) = (alpha, beta);
-        let mut best = -INF;
-        let mut best_sq = NO_MOVE;
+        let mut best = Best::none(INF);
         let mut deferral = Deferral::new(self.busy.filter(|_| n >= DEFER_EMPTIES));
         'passes: for pass in 0..2 {
             for i in 0..list.len() {
@@ -371,15 +370,8 @@ impl<E> Solver<'_, '_, E> {
                 };
                 deferral.done(claim);
                 let score = score?;
-                if score > best {
-                    best = score;
-                    best_sq = x as u16;
-                    if score > alpha {
-                        alpha = score;
-                        if alpha >= beta {
-                            break 'passes;
-                        }
-                    }
+                if best.take(score, x, &mut alpha, beta) {
+                    break 'passes;
                 }
             }
             if !deferral.waiting() {
@@ -387,20 +379,22 @@ impl<E> Solver<'_, '_, E> {
             }
         }
         if use_hash {
-            let (lo, hi) = bounds(best, alpha0, beta0, squares);
+            let (lo, hi) = bounds(best.score, alpha0, beta0, squares);
             match self.selective {
-                None => self.table.store(k, n.min(255) as u8, true, lo, hi, best_sq),
+                None => self
+                    .table
+                    .store(k, n.min(255) as u8, true, lo, hi, best.square),
                 Some(sel) => self.table.store(
                     k,
                     (n + sel.extra).min(255) as u8,
                     false,
                     lo * SCALE,
                     hi * SCALE,
-                    best_sq,
+                    best.square,
                 ),
             }
         }
-        Ok(best)
+        Ok(best.score)
     }
 
     /// Multi-ProbCut's test at a node of `n` empties of a selective solve:

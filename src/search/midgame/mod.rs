@@ -29,7 +29,7 @@ use super::parallel::{Busy, Deferral};
 use super::probcut;
 use super::recursion::recursion;
 use super::table::{bounds, key_of, Key, Table, NO_MOVE};
-use super::{Abort, Budget};
+use super::{Abort, Best, Budget};
 use crate::board::{Bits, Geometry, Position};
 use crate::eval::{Evaluate, SCALE};
 
@@ -317,8 +317,7 @@ impl<E> Searcher<'_, '_, E> {
         let (p, o) = (n.p, n.o);
         let reorder = self.order::<G, I, CAP>(isa, &n, list, moves, hash_move);
         let (alpha0, beta0) = (n.alpha, n.beta);
-        let mut best = -INF;
-        let mut best_sq = NO_MOVE;
+        let mut best = Best::none(INF);
         let mut deferral = Deferral::new(self.busy.filter(|_| n.depth >= DEFER_DEPTH));
         'passes: for pass in 0..2 {
             for i in 0..list.len() {
@@ -331,15 +330,8 @@ impl<E> Searcher<'_, '_, E> {
                 let score = self.child::<G, I>(isa, &n, cp, co, &cs, i);
                 deferral.done(claim);
                 let score = score?;
-                if score > best {
-                    best = score;
-                    best_sq = x as u16;
-                    if score > n.alpha {
-                        n.alpha = score;
-                        if n.alpha >= n.beta {
-                            break 'passes;
-                        }
-                    }
+                if best.take(score, x, &mut n.alpha, n.beta) {
+                    break 'passes;
                 }
                 if i == 0 && reorder {
                     self.order_by_evaluation::<G, I, CAP>(isa, &n, list);
@@ -349,8 +341,8 @@ impl<E> Searcher<'_, '_, E> {
                 break;
             }
         }
-        self.record(k, n.depth, best, best_sq, alpha0, beta0);
-        Ok(best)
+        self.record(k, n.depth, best, alpha0, beta0);
+        Ok(best.score)
     }
 
     /// A node one ply above the leaves, as [`Searcher::search_moves`]
@@ -386,8 +378,7 @@ impl<E> Searcher<'_, '_, E> {
             list.set_key(i, key);
         }
         let (mut alpha, beta) = (n.alpha, n.beta);
-        let mut best = -INF;
-        let mut best_sq = NO_MOVE;
+        let mut best = Best::none(INF);
         for i in 0..list.len() {
             let j = list.select_index(i);
             let (x, f) = list.as_slice()[j];
@@ -395,28 +386,21 @@ impl<E> Searcher<'_, '_, E> {
             self.budget.tick()?;
             let cs = self.eval.play(n.state, x, f);
             let score = -leaf_moving::<G, E, I>(isa, self.eval, &cs, cp, co, replies[j]);
-            if score > best {
-                best = score;
-                best_sq = x as u16;
-                if score > alpha {
-                    alpha = score;
-                    if alpha >= beta {
-                        break;
-                    }
-                }
+            if best.take(score, x, &mut alpha, beta) {
+                break;
             }
         }
-        self.record(k, 1, best, best_sq, n.alpha, n.beta);
-        Ok(best)
+        self.record(k, 1, best, n.alpha, n.beta);
+        Ok(best.score)
     }
 
-    /// Stores the result `best` (by the move `best_sq`) of the search of
+    /// Stores the result `best` (its score and move) of the search of
     /// `depth` plies within (alpha0, beta0) under the node's key `k`.
     #[inline(always)]
-    fn record(&self, k: Key, depth: u32, best: i32, best_sq: u16, alpha0: i32, beta0: i32) {
-        let (lo, hi) = bounds(best, alpha0, beta0, INF);
+    fn record(&self, k: Key, depth: u32, best: Best, alpha0: i32, beta0: i32) {
+        let (lo, hi) = bounds(best.score, alpha0, beta0, INF);
         self.table
-            .store(k, depth.min(255) as u8, false, lo, hi, best_sq);
+            .store(k, depth.min(255) as u8, false, lo, hi, best.square);
     }
 
     /// The value for the side at the node `n` of its move `i` (0-based,
