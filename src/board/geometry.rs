@@ -43,29 +43,6 @@ pub trait Geometry: Copy + Clone + Default + Eq + Hash + Debug + Send + Sync + '
     /// ... and white on the upper-left / lower-right ones (d4 and e5 on 8x8).
     const START_WHITE: Self::B;
 
-    /// Solver tuning, measured per board size. From this many empties on,
-    /// the table is probed for every child first (enhanced transposition
-    /// cutoff).
-    const ETC_EMPTIES: u32 = 10;
-    /// `EVAL_ORDER[d] = (e, w)`: from `e` empties on, the solver orders
-    /// moves with a midgame search of depth `d` (0 = the evaluation alone),
-    /// whose value (centi-discs) counts `w` times against mobility (256 a
-    /// reply).
-    const EVAL_ORDER: &'static [(u32, i32)] = &[(12, 1), (18, 1), (22, 1), (26, 1)];
-    /// From this many empties on, symmetric moves of a symmetric position
-    /// are solved once.
-    const SYMMETRY_EMPTIES: u32 = 20;
-    /// Before a solve of `e` empties, the midgame search that orders the
-    /// root moves goes `e - PRESEARCH_MARGIN` plies deep (at least 1, at
-    /// most 10).
-    const PRESEARCH_MARGIN: u32 = 12;
-    /// Weights, in the solver's ordering of moves, of the moved-to square's
-    /// value ([`Self::square_value`]) and of the number of discs the move
-    /// flips (fewer first), against 256 for each opponent reply. None here:
-    /// on the 6x6 start they cost nodes (857 M to 902 M with 8 and 8).
-    const ORDER_SQUARE_WEIGHT: i32 = 0;
-    const ORDER_FLIP_WEIGHT: i32 = 0;
-
     /// Tables built once per geometry at first use.
     fn tables() -> &'static Tables<Self::B>;
 

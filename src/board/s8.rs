@@ -15,30 +15,6 @@ pub struct S8;
 impl Geometry for S8 {
     geometry_items!(S8, 8, u64, mask_u64);
 
-    // Measured on FFO 40-49 (node counts): the evaluation from 14 empties,
-    // 1- and 2-ply searches from 18 and 22 order for 941 M nodes, the
-    // generic depths for 950 M. The 2-ply value at weight 2 (not 1):
-    // FFO 40-49 730.3 M to 695.8 M, FFO #50-52 and #56 -10.3%, 125 WTHOR
-    // positions of 20-24 empties -1.0%, 20 random-game ones of 22 +0.1%.
-    // Weight 3 there, or 2 for the 1-ply value too, were worse overall.
-    // Then, with the walk to 5 empties and ETC from 12, the 1-ply search
-    // from 20 empties instead of 18: FFO 40-49 -6.7% nodes, 20 random-game
-    // positions of 22 empties -5.3% (from 19 or 21, the evaluation from 13
-    // or 16, or the 2-ply from 23: each more nodes on at least one set).
-    const EVAL_ORDER: &'static [(u32, i32)] = &[(14, 1), (20, 1), (22, 2)];
-    // Measured against 10, with the shallow walk to 5 empties: FFO
-    // 40-49 +1.9% nodes, 0.955x the time; 20 random-game positions of 22
-    // empties +2.1% nodes, 0.985x.
-    const ETC_EMPTIES: u32 = 12;
-    // Symmetric positions do not occur in 8x8 endgames worth the test.
-    const SYMMETRY_EMPTIES: u32 = u32::MAX;
-    // Measured in nodes, 8 and 8 against none: FFO 40-49 779.8 M to
-    // 730.3 M, 120 WTHOR positions of 20-24 empties -4.7%, fforum-20-39
-    // -4.7%; random-game positions about even (20 of 22 empties -2.4%, 30
-    // of 20 empties -0.9%, 6 others +4.4%).
-    const ORDER_SQUARE_WEIGHT: i32 = 8;
-    const ORDER_FLIP_WEIGHT: i32 = 8;
-
     #[inline(always)]
     fn moves(p: u64, o: u64) -> u64 {
         moves_of(p, o)

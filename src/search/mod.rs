@@ -14,11 +14,14 @@ pub mod midgame;
 pub(crate) mod moves;
 pub mod parallel;
 pub mod probcut;
+mod recursion;
 mod root;
 pub mod table;
 pub mod timing;
+pub mod tuning;
 
 use parallel::Team;
+use table::NO_MOVE;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -115,5 +118,39 @@ impl<'a> Budget<'a> {
             return Err(Abort::Stopped);
         }
         Ok(())
+    }
+}
+
+/// A node's best score so far and the move that made it, as the midgame
+/// search and the solver keep it over a node's moves.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Best {
+    pub score: i32,
+    pub square: u16,
+}
+
+impl Best {
+    /// Below every score within `±inf`, with no move.
+    #[inline(always)]
+    pub fn none(inf: i32) -> Best {
+        Best {
+            score: -inf,
+            square: NO_MOVE,
+        }
+    }
+
+    /// Takes the `score` of the move to `x` into the best and the node's
+    /// `alpha`; true when it reaches `beta` (the node cuts).
+    #[inline(always)]
+    pub fn take(&mut self, score: i32, x: u32, alpha: &mut i32, beta: i32) -> bool {
+        if score > self.score {
+            self.score = score;
+            self.square = x as u16;
+            if score > *alpha {
+                *alpha = score;
+                return score >= beta;
+            }
+        }
+        false
     }
 }

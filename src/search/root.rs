@@ -183,7 +183,11 @@ impl<'t, 'a, 'b, G: Geometry> RootSearch<'t, 'a, 'b, G> {
         // Before a solve, a shallow midgame search orders the moves.
         let presearch = limits
             .depth
-            .min(empties.saturating_sub(G::PRESEARCH_MARGIN).max(1))
+            .min(
+                empties
+                    .saturating_sub(super::tuning::tuning::<G>().presearch_margin)
+                    .max(1),
+            )
             .min(10);
         RootSearch {
             task,

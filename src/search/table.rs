@@ -233,7 +233,6 @@ impl Table {
     /// the bucket's two. An entry that is kept as the more valuable (solved
     /// over midgame, deeper over shallower) keeps its best move too: a
     /// shallower search's move need not reach the kept (e.g. exact) score.
-    #[allow(clippy::too_many_arguments)]
     #[inline]
     pub fn store(&self, key: Key, depth: u8, solved: bool, lower: i32, upper: i32, best: u16) {
         let age = self.age;
