@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Source-based coverage of the C API layer (src/ffi/) and the parsers
-# (src/notation.rs, src/square.rs, src/pattern.rs) reached by the fuzz corpora.
+# (src/notation.rs, src/board/square.rs, src/eval/pattern/file.rs) reached by the fuzz corpora.
 #
 #   fuzz/coverage.sh [TARGET...]      (default: every target)
 #
@@ -52,8 +52,8 @@ for t in "${targets[@]}"; do
 done
 
 "$profdata" merge -sparse "$out"/prof/*.profraw -o "$out/all.profdata"
-sources=("$root/src/ffi" "$root/src/notation.rs" "$root/src/square.rs")
-[ -f "$root/src/pattern.rs" ] && sources+=("$root/src/pattern.rs")
+sources=("$root/src/ffi" "$root/src/notation.rs" "$root/src/board/square.rs"
+    "$root/src/eval/pattern/file.rs")
 echo "coverage of ${targets[*]} over their corpora:"
 "$cov" report "${objects[@]:1}" -instr-profile="$out/all.profdata" "${sources[@]}"
 if [ -n "${COVERAGE_HTML:-}" ]; then

@@ -1,6 +1,6 @@
 /*
  * weights.c: fuzz target for othello_engine_load_weights_buffer(), the
- * parser of pattern weights files (src/pattern.rs: magic, version, stages,
+ * parser of pattern weights files (src/eval/pattern/file.rs: magic, version, stages,
  * pattern masks, table sizes, a run-length coded payload, an FNV-1a 64
  * checksum).
  *
