@@ -10,8 +10,10 @@
  *   nboard 2              -> set myname othello<depth>
  *   set depth N           -> set myname othello<N>   (engine level N, 1..60)
  *   set game GGF          the game to think about: board (BO), moves (B/W),
- *                         and its clock (TI, or TB and TW: time/increment,
- *                         with each move's time after its evaluation)
+ *                         and its clock (TI, or TB and TW: time/increment/
+ *                         extension, with each move's time after its
+ *                         evaluation; a clock of nothing, such as TI[0:00],
+ *                         is none: the depth decides; see "The game clock")
  *   set movetime S        think at most S seconds a move (0: no limit, the
  *                         default); not NBoard's, for match tools
  *   set contempt N        accepted and kept (centidiscs; see below)
@@ -24,8 +26,10 @@
  *                         most cuts, 5: none), or -1 (the default: the
  *                         level's); not NBoard's, for match tools
  *   move MV[/EVAL[/TIME]] a move (or PA, a pass) added to the game
- *   go                    -> status, nodestats and search lines while it
- *                            thinks (a book line for a book move), then
+ *   go                    -> status thinking: depth N, clock T s left +
+ *                            I s a move (or: no clock), then status,
+ *                            nodestats and search lines while it thinks (a
+ *                            book line for a book move), then
  *                            === MV/EVAL/TIME (not played)
  *   hint N                -> book PV EVAL 0 0 for the book's moves, best
  *                            first, then search MV EVAL 0 DEPTH for the
@@ -245,13 +249,19 @@ static bool parse_move(const char *token, int *sq, char *why, size_t why_len)
 /* ------------------------------------------------------------------------
  * The game clock, as GGF records it: TI[time/increment/extension] for both
  * sides (or TB[...] and TW[...] for each), times as seconds, m:ss or
- * h:mm:ss, and the time each move took after its evaluation. A side's time
- * left is its time, less what its moves took, plus an increment for each. */
+ * h:mm:ss, any part empty for none, and the time each move took after its
+ * evaluation. A side's time left is its time, less what its moves took,
+ * plus an increment for each; once that is spent, the extension (GGS's
+ * overtime) is added. GUIs write TI[0:00] (or TI[0]) for a game without a
+ * clock: a clock of no time, no increment and no extension is none, and the
+ * level decides. One of only an increment gives the coming move its
+ * increment too, or the engine would have no time for its first move. */
 
 struct game_clock {
     bool known[2];     /* black, white */
     double time[2];    /* seconds for the game */
     double increment[2];
+    double extension[2];
     double used[2];    /* by the moves of the record so far */
     int moves[2];
 };
@@ -286,39 +296,48 @@ static bool parse_clock_time(const char *text, double *out)
         }
         p++;
     }
+    if (total > MAX_SECONDS) {
+        return false;
+    }
     *out = total;
     return true;
 }
 
 /* A TI/TB/TW value, "time[/increment[/extension]]", for the sides in
- * `sides` (bit 0 black, bit 1 white). The extension is not a clock this
- * program keeps: it is read and left out. */
-static bool parse_clock(const char *value, int sides, struct game_clock *clock, char *why, size_t why_len)
+ * `sides` (bit 0 black, bit 1 white). */
+static bool parse_clock(const char *tag, const char *value, int sides, struct game_clock *clock, char *why,
+                        size_t why_len)
 {
     char text[96];
     double parts[3] = {0, 0, 0};
     if (strlen(value) >= sizeof text) {
-        snprintf(why, why_len, "clock [%.20s...] is too long", value);
+        snprintf(why, why_len, "%s[%.20s...] is too long for a clock", tag, value);
         return false;
     }
     strcpy(text, value);
     char *rest = text;
-    for (int i = 0; i < 3 && rest != NULL; i++) {
+    for (int i = 0; rest != NULL; i++) {
         char *slash = strchr(rest, '/');
         if (slash != NULL) {
             *slash = '\0';
         }
+        if (i == 3) {
+            snprintf(why, why_len, "%s[%.40s]: a clock is time/increment/extension, no more", tag, value);
+            return false;
+        }
         if (*rest != '\0' && !parse_clock_time(rest, &parts[i])) {
-            snprintf(why, why_len, "clock [%.40s]: \"%.20s\" is not a time (seconds, m:ss or h:mm:ss)", value, rest);
+            snprintf(why, why_len, "%s[%.40s]: \"%.20s\" is not a time (seconds, m:ss or h:mm:ss)", tag, value,
+                     rest);
             return false;
         }
         rest = slash != NULL ? slash + 1 : NULL;
     }
     for (int side = 0; side < 2; side++) {
         if (sides & (1 << side)) {
-            clock->known[side] = true;
+            clock->known[side] = parts[0] > 0 || parts[1] > 0 || parts[2] > 0;
             clock->time[side] = parts[0];
             clock->increment[side] = parts[1];
+            clock->extension[side] = parts[2];
         }
     }
     return true;
@@ -330,7 +349,14 @@ static double clock_left(const struct game_clock *clock, int side)
     if (!clock->known[side]) {
         return -1;
     }
-    double left = clock->time[side] - clock->used[side] + clock->increment[side] * clock->moves[side];
+    int credited = clock->moves[side];
+    if (clock->time[side] == 0 && clock->extension[side] == 0) {
+        credited++; /* only an increment: the coming move's too */
+    }
+    double left = clock->time[side] - clock->used[side] + clock->increment[side] * credited;
+    if (left <= 0) {
+        left += clock->extension[side];
+    }
     return left > 0 ? left : 0;
 }
 
@@ -520,7 +546,7 @@ static othello_board *parse_ggf(const char *text, struct game_clock *clock, char
             record.moves[clock_side(moves[n_moves - 1].color)]++;
         } else if (strcmp(tag, "TI") == 0 || strcmp(tag, "TB") == 0 || strcmp(tag, "TW") == 0) {
             int sides = tag[1] == 'I' ? 3 : tag[1] == 'B' ? 1 : 2;
-            if (!parse_clock(value, sides, &record, why, why_len)) {
+            if (!parse_clock(tag, value, sides, &record, why, why_len)) {
                 return NULL;
             }
         }
@@ -698,8 +724,18 @@ static void job_go(struct session *s)
         lim.clock_remaining_ms = (int64_t)(left * 1000);
         lim.clock_increment_ms = (int64_t)(s->clock.increment[side] * 1000);
     }
+    /* What the search goes by, for the GUI's status bar. */
+    char limit[64] = "";
+    if (s->movetime > 0) {
+        snprintf(limit, sizeof limit, ", at most %.3f s a move", s->movetime);
+    }
+    if (left < 0) {
+        sendf("status thinking: depth %d%s, no clock", s->level, limit);
+    } else {
+        sendf("status thinking: depth %d%s, clock %.3f s left + %.3f s a move", s->level, limit,
+              seconds((uint64_t)lim.clock_remaining_ms), seconds((uint64_t)lim.clock_increment_ms));
+    }
     othello_search_result r;
-    sendf("status thinking");
     if (othello_engine_search(s->engine, b, &lim, &r) != OTHELLO_STATUS_OK) {
         send_error("go: %s", last_error());
         return;
@@ -1147,6 +1183,12 @@ static void usage(FILE *out)
             "replies on standard output.\n"
             "Add it to NBoard or a tournament manager as an engine with this command\n"
             "line.\n"
+            "\n"
+            "It plays by the clock of the game the GUI sends (GGF's TI, or TB and TW:\n"
+            "time/increment/extension, as seconds, m:ss or h:mm:ss; the extension\n"
+            "once the time is spent). A clock of nothing (no time, increment or\n"
+            "extension), such as TI[0:00], is no clock: set depth alone decides.\n"
+            "go's first status line says which clock it plays by.\n"
             "\n"
             "  --hash MB         transposition table size in MiB (default 64)\n"
             "  --threads N       search with N threads, 0..256 (default 1; 0: one per\n"

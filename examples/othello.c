@@ -24,7 +24,10 @@
  * The human plays X (black), the computer O (white). Skill levels 0-9 are the
  * original's own lookahead (OTHELLO_STRATEGY_CLASSIC), so the computer picks
  * exactly the moves the 1986 program picked; --engine LEVEL plays the
- * library's real engine instead (--threads N: on N threads).
+ * library's real engine instead (--threads N: on N threads), and
+ * --clock SECONDS (or m:ss, h:mm:ss) gives it a game clock, which "stats"
+ * shows after every move; 0 is no clock, as GUIs write a game without one:
+ * the level decides.
  *
  * The opening book (the library's, 8x8 only) is on unless --no-book or
  * "book off": "suggest" then gives the book's best move and its value while
@@ -556,6 +559,36 @@ static int mobility(game *g, othello_color side)
     return moves;
 }
 
+/* The last search's line of "stats". */
+static void print_last_search(const game *g)
+{
+    if (!g->searched) {
+        printf("  Last search: none yet\n");
+        return;
+    }
+    const othello_search_result *r = &g->last;
+    char move[NAME_CAP], who[40];
+    if (r->move == OTHELLO_PASS) {
+        strcpy(move, "--");
+    } else {
+        square_text(g, r->move, move);
+    }
+    if (r->from_book) {
+        printf("  Last search (%s for %c): move %s from the opening book, value %+d\n",
+               player_text(&g->searched_with, who, sizeof who),
+               g->searched_for == OTHELLO_COLOR_BLACK ? 'X' : 'O', move, r->score);
+        return;
+    }
+    printf("  Last search (%s for %c): move %s, depth %d, score %+d%s, %" PRIu64
+           " nodes, %" PRIu64 " ms\n",
+           player_text(&g->searched_with, who, sizeof who),
+           g->searched_for == OTHELLO_COLOR_BLACK ? 'X' : 'O', move, r->depth, r->score,
+           r->exact ? " (exact)"
+           : g->searched_with.strategy == OTHELLO_STRATEGY_CLASSIC ? " (1986 points)"
+                                                                  : " (estimate, discs)",
+           r->nodes, r->elapsed_ms);
+}
+
 /* "stats": what the original's help promised and never printed. */
 static void print_stats(game *g)
 {
@@ -619,31 +652,7 @@ static void print_stats(game *g)
         printf(" %8s", cell);
     }
     printf("\n");
-    if (!g->searched) {
-        printf("  Last search: none yet\n");
-        return;
-    }
-    const othello_search_result *r = &g->last;
-    char move[NAME_CAP], who[40];
-    if (r->move == OTHELLO_PASS) {
-        strcpy(move, "--");
-    } else {
-        square_text(g, r->move, move);
-    }
-    if (r->from_book) {
-        printf("  Last search (%s for %c): move %s from the opening book, value %+d\n",
-               player_text(&g->searched_with, who, sizeof who),
-               g->searched_for == OTHELLO_COLOR_BLACK ? 'X' : 'O', move, r->score);
-        return;
-    }
-    printf("  Last search (%s for %c): move %s, depth %d, score %+d%s, %" PRIu64
-           " nodes, %" PRIu64 " ms\n",
-           player_text(&g->searched_with, who, sizeof who),
-           g->searched_for == OTHELLO_COLOR_BLACK ? 'X' : 'O', move, r->depth, r->score,
-           r->exact ? " (exact)"
-           : g->searched_with.strategy == OTHELLO_STRATEGY_CLASSIC ? " (1986 points)"
-                                                                  : " (estimate, discs)",
-           r->nodes, r->elapsed_ms);
+    print_last_search(g);
     if (g->clock_ms >= 0 && g->computer.strategy == OTHELLO_STRATEGY_ENGINE) {
         printf("  Engine's clock: %" PRId64 ".%03d s left\n", g->clock_ms / 1000, (int)(g->clock_ms % 1000));
     }
@@ -937,7 +946,7 @@ static void usage(FILE *out)
 {
     fprintf(out,
             "usage: othello [--engine LEVEL] [--standard] [--seed N] [--size N] [--no-book]\n"
-            "               [--threads N]\n"
+            "               [--threads N] [--clock SECONDS]\n"
             "\n"
             "OTHELLO v" GAME_VERSION " by Jonathan Dubman (1986), on the othello library.\n"
             "You play X against the computer's O; type help during the game.\n"
@@ -963,9 +972,11 @@ static void usage(FILE *out)
             "                  (default 1; 0: one per core): faster on several cores;\n"
             "                  the 1986 skill levels ignore it\n"
             "  --clock SECONDS the engine (--engine) plays on a game clock of SECONDS\n"
-            "                  for all its moves: it spends a share on each and never\n"
-            "                  runs out (the level caps its effort; 60: as much as the\n"
-            "                  clock allows); stats shows the time left\n"
+            "                  (or m:ss, h:mm:ss; up to 24:00:00) for all its moves: it\n"
+            "                  spends a share on each and never runs out (the level\n"
+            "                  caps its effort; 60: as much as the clock allows); stats\n"
+            "                  shows the time left after every move; 0 (or 0:00) is no\n"
+            "                  clock, as a GUI writes it: the level decides\n"
             "  --help          show this text\n");
 }
 
@@ -1005,6 +1016,30 @@ static bool parse_u64(const char *text, uint64_t *out)
     return true;
 }
 
+/* A --clock value, "90", "1:30" or "0:01:30", in seconds up to a day; -1
+ * when it is none of these. */
+static int64_t parse_clock(const char *text)
+{
+    int64_t total = 0;
+    int parts = 0;
+    const char *p = text;
+    for (;;) {
+        size_t n = strspn(p, "0123456789");
+        if (n == 0 || n > 5 || ++parts > 3) {
+            return -1;
+        }
+        total = total * 60 + strtol(p, NULL, 10);
+        p += n;
+        if (*p == '\0') {
+            break;
+        }
+        if (*p++ != ':') {
+            return -1;
+        }
+    }
+    return total <= 86400 ? total : -1;
+}
+
 static void parse_args(game *g, int argc, char **argv, bool *engine_given)
 {
     const char *value;
@@ -1041,12 +1076,16 @@ static void parse_args(game *g, int argc, char **argv, bool *engine_given)
             }
             g->seeded = true;
         } else if ((value = option_value(argc, argv, &i, "--clock")) != NULL) {
-            uint64_t secs;
-            if (!parse_u64(value, &secs) || secs < 1 || secs > 86400) {
-                fprintf(stderr, "othello: --clock wants seconds 1..86400, not '%s'\n", value);
+            int64_t secs = parse_clock(value);
+            if (secs < 0) {
+                fprintf(stderr,
+                        "othello: --clock wants seconds, m:ss or h:mm:ss up to 24:00:00 (0: no "
+                        "clock), not '%s'\n",
+                        value);
                 exit(2);
             }
-            g->clock_ms = (int64_t)secs * 1000;
+            /* As GUIs write a game without a clock: the level decides. */
+            g->clock_ms = secs > 0 ? secs * 1000 : -1;
         } else if ((value = option_value(argc, argv, &i, "--threads")) != NULL) {
             int threads = parse_level(value, 0, 256);
             if (threads < 0) {

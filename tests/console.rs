@@ -12,6 +12,8 @@
 //!   undo, redo, auto, quit, stop) and every kind of wrong input;
 //! - the opening book: `book on|off` and `--no-book`, `suggest` with and
 //!   without it, the engine's book replies, the 1986 levels unchanged by it;
+//! - the engine's game clock (`--clock`, 0 for none): `stats` shows it
+//!   before the first move and after every move, book moves included;
 //! - end of input at each of the three opening questions, at "Move:" and at
 //!   the level question of `auto`;
 //! - a scripted game under AddressSanitizer + UBSan (static library) and under
@@ -792,12 +794,87 @@ fn engine_plays_on_a_clock() {
     check_finished(&run);
     // The 1986 level 1 on X's side takes no time to speak of.
     assert!(took < std::time::Duration::from_secs(4), "{took:?}");
-    for bad in ["0", "-3", "two"] {
+    for bad in [
+        "-3", "two", "", "1:", ":30", "1:2:3:4", "24:00:01", "86401", "1.5", "1:0x",
+    ] {
         let run = play(&["--engine", "8", "--clock", bad], "");
         assert_eq!(run.status.code(), Some(2), "--clock {bad}");
         assert!(
             run.stderr.contains("--clock wants seconds"),
             "--clock {bad}"
+        );
+    }
+}
+
+/// The engine's clock as `stats` shows it, in seconds, or `None` when it
+/// shows none; one per `stats` in `out`.
+fn engine_clocks(out: &str) -> Vec<Option<f64>> {
+    out.split("Statistics after ")
+        .skip(1)
+        .map(|stats| {
+            stats.lines().find_map(|l| {
+                l.trim()
+                    .strip_prefix("Engine's clock: ")
+                    .and_then(|t| t.strip_suffix(" s left"))
+                    .map(|t| t.parse().expect("seconds"))
+            })
+        })
+        .collect()
+}
+
+/// `stats` shows the engine's clock before its first move and after every
+/// move, book moves included; `--clock 0` (as GUIs write a game without a
+/// clock) is none, the level deciding; m:ss and h:mm:ss are read.
+#[test]
+fn stats_shows_the_clock_after_every_move() {
+    let script = "\n\nstats\nD3\nstats\nquit\n";
+    for (clock, seconds) in [
+        ("60", 60.0),
+        ("1:00", 60.0),
+        ("0:01:00", 60.0),
+        ("90", 90.0),
+    ] {
+        let run = play(&["--engine", "2", "--clock", clock], script);
+        run.assert_clean_exit();
+        assert!(
+            run.stdout.contains(" from the opening book, value "),
+            "a book move\n{}",
+            run.context()
+        );
+        let clocks = engine_clocks(&run.stdout);
+        assert_eq!(clocks.len(), 2, "--clock {clock}\n{}", run.context());
+        assert_eq!(
+            clocks[0],
+            Some(seconds),
+            "--clock {clock}: before the first move"
+        );
+        let after = clocks[1].unwrap_or_else(|| {
+            panic!("--clock {clock}: none after a book move\n{}", run.context())
+        });
+        assert!(
+            after <= seconds && after > seconds - 1.0,
+            "--clock {clock}: {after}"
+        );
+    }
+    // After a search too, less what it took.
+    let run = play(&["--engine", "2", "--clock", "60", "--no-book"], script);
+    run.assert_clean_exit();
+    let clocks = engine_clocks(&run.stdout);
+    assert!(
+        matches!(clocks[..], [Some(_), Some(t)] if t <= 60.0 && t > 59.0),
+        "{clocks:?}"
+    );
+    // No clock: none shown, and the level searches as without --clock.
+    for clock in ["0", "0:00", "00:00:00"] {
+        let args = ["--engine", "2", "--no-book", "--clock", clock];
+        let run = play(&args, script);
+        run.assert_clean_exit();
+        assert_eq!(engine_clocks(&run.stdout), [None, None], "--clock {clock}");
+        let plain = play(&["--engine", "2", "--no-book"], script);
+        assert_eq!(
+            run.stdout.replace(char::is_numeric, ""),
+            plain.stdout.replace(char::is_numeric, ""),
+            "--clock {clock}"
         );
     }
 }

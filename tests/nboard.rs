@@ -13,6 +13,10 @@
 //!   search end the program at once;
 //! - `set game` with malformed GGF (each answered by one error line, the game
 //!   kept), and every other kind of bad line, none stopping the program;
+//! - the game's clock as GUIs write it (GGF's `TI`, `TB`, `TW`): the clock
+//!   `go` says it goes by, none for a clock of nothing (FFO #1 then solved
+//!   exactly at `set depth 10`), the moves' times counted, unreadable
+//!   clocks refused;
 //! - `analyze` against the rules (exact scores of consecutive positions);
 //! - `learn`, `set contempt`, protocol version 1's bare moves;
 //! - the opening book: `book` lines for `hint` and `go` in the positions it
@@ -723,6 +727,180 @@ fn movetime_and_the_games_clock_bound_go() {
         7,
         "not a time",
     );
+    assert!(s.finish().is_empty());
+}
+
+/// What `go`'s first line says the search goes by: `Some((left,
+/// increment))` in seconds for a clock, `None` for none.
+fn clock_of(status: &str) -> Option<(f64, f64)> {
+    let rest = status
+        .strip_prefix("status thinking: depth ")
+        .unwrap_or_else(|| panic!("not go's first status line: {status:?}"));
+    if rest.ends_with(", no clock") {
+        return None;
+    }
+    let (left, increment) = rest
+        .split_once(", clock ")
+        .and_then(|(_, clock)| clock.strip_suffix(" s a move"))
+        .and_then(|clock| clock.split_once(" s left + "))
+        .unwrap_or_else(|| panic!("no clock in {status:?}"));
+    let seconds = |t: &str| -> f64 { t.parse().unwrap_or_else(|_| panic!("{status:?}")) };
+    Some((seconds(left), seconds(increment)))
+}
+
+fn assert_clock(status: &str, expected: Option<(f64, f64)>, what: &str) {
+    let got = clock_of(status);
+    let close = match (got, expected) {
+        (None, None) => true,
+        (Some((l, i)), Some((el, ei))) => (l - el).abs() < 0.002 && (i - ei).abs() < 0.002,
+        _ => false,
+    };
+    assert!(close, "{what}: {status:?}, expected {expected:?}");
+}
+
+/// GGF clocks as GUIs write them (issue 61), in place of `TI[15:00]` in
+/// FFO #1 (black to move): a clock of nothing is none, and `set depth 10`
+/// decides; no time with an extension gives the extension; only an
+/// increment gives each move its increment; `TB`/`TW` are each side's. In
+/// every case `go` solves FFO #1 exactly (`g8 +18`), where a clock of no
+/// time left searches one ply (`g2 +9`). A fresh session each: the table
+/// of an earlier solve would answer even a one-ply search.
+#[test]
+fn clocks_as_guis_send_them() {
+    let cases: &[(&str, Option<(f64, f64)>)] = &[
+        ("TI[0:00]", None),
+        ("TI[0]", None),
+        ("TI[]", None),
+        ("TI[0/0/0]", None),
+        ("TI[0:00:00//]", None),
+        ("", None),
+        ("TI[0//2:00]", Some((120.0, 0.0))),
+        ("TI[5:00]", Some((300.0, 0.0))),
+        ("TI[15:00//02:00]", Some((900.0, 0.0))),
+        ("TI[1:00:00/30]", Some((3600.0, 30.0))),
+        ("TI[0/0:10]", Some((10.0, 10.0))),
+        ("TI[90.5]", Some((90.5, 0.0))),
+        ("TB[1:00]TW[2:00]", Some((60.0, 0.0))),
+        ("TB[0//30]TW[0]", Some((30.0, 0.0))),
+        ("TW[2:00]", None),
+        ("TI[5:00]TB[0:00]", None),
+        ("TB[0:00]TI[5:00]", Some((300.0, 0.0))),
+    ];
+    for &(clock, expected) in cases {
+        let mut s = Session::start(nboard_exe(), &[]);
+        s.send("nboard 2");
+        s.send("set depth 10");
+        let game = ggf(FFO1, &[]).replace("TI[15:00]", clock);
+        s.send(&format!("set game {game}"));
+        assert_eq!(s.ping(1).len(), 2, "{clock}: no error\n{}", s.transcript());
+        let (lines, mv) = s.go();
+        check_thinking(&lines);
+        assert_clock(&lines[0], expected, clock);
+        assert_eq!(mv, "g8", "{clock}\n{}", s.transcript());
+        let answer = lines.last().expect("the answer");
+        assert!(answer.starts_with("=== g8/18.00/"), "{clock}: {answer}");
+        assert!(s.finish().is_empty());
+    }
+}
+
+/// The clock after the record's moves and the `move`s since: each side's
+/// time less its moves' times, plus its increments; the extension once
+/// the time is spent; for a clock of only an increment, the coming move's
+/// increment too.
+#[test]
+fn the_clock_counts_the_moves() {
+    let mut s = Session::start(nboard_exe(), &[]);
+    s.send("nboard 2");
+    s.until("set myname", |l| l.starts_with("set myname"));
+    let game = |clock: &str, moves: &str| {
+        format!(
+            "set game (;GM[Othello]PC[tests]PB[a]PW[b]RE[?]{clock}TY[8]BO[8 \
+             ---------------------------O*------*O--------------------------- *]{moves};)"
+        )
+    };
+    let cases: &[(String, Option<(f64, f64)>)] = &[
+        // Black: 60 - 20 + 5.
+        (
+            game("TI[1:00/0:05]", "B[F5//20]W[D6//3]"),
+            Some((45.0, 5.0)),
+        ),
+        // Black has spent 12 of its 10 s: the extension, less 2 s.
+        (
+            game("TI[0:10//1:00]", "B[F5//12]W[D6//1]"),
+            Some((58.0, 0.0)),
+        ),
+        // Spent and more than the extension: nothing left.
+        (
+            game("TI[0:10//0:05]", "B[F5//20]W[D6//1]"),
+            Some((0.0, 0.0)),
+        ),
+        // Only an increment: 2 x 10 (this move's too) less 4.
+        (game("TI[0/10]", "B[F5//4]W[D6//1]"), Some((16.0, 10.0))),
+        // No time, an extension: the extension, less what black took.
+        (game("TI[0//2:00]", "B[F5//20]W[D6//1]"), Some((100.0, 0.0))),
+        // No clock stays none, whatever the moves took.
+        (game("TI[0:00]", "B[F5//20]W[D6//1]"), None),
+        // White's clock only: black, to move, has none.
+        (game("TW[1:00]", "B[F5//20]W[D6//1]"), None),
+    ];
+    for (i, (line, expected)) in cases.iter().enumerate() {
+        assert!(s.replies(line, 10 + i as u32).is_empty(), "{line}");
+        let (lines, _) = s.go();
+        assert_clock(&lines[0], *expected, line);
+    }
+    // The moves sent after the game count too: black 60 - 20 - 4 + 2 x 5.
+    assert!(s
+        .replies(&game("TI[1:00/0:05]", "B[F5//20]W[D6//3]"), 30)
+        .is_empty());
+    assert!(s.replies("move c3//4", 31).is_empty());
+    assert!(s.replies("move d3/0.5/2", 32).is_empty());
+    let (lines, _) = s.go();
+    assert_clock(&lines[0], Some((46.0, 5.0)), "after two moves");
+    assert!(s.finish().is_empty());
+}
+
+/// A clock that cannot be read is refused with an error naming it, and the
+/// game kept: here FFO #1 without a clock, still solved exactly.
+#[test]
+fn unreadable_clocks_are_refused() {
+    let mut s = Session::start(nboard_exe(), &[]);
+    s.send("nboard 2");
+    s.send("set depth 10");
+    let good = ggf(FFO1, &[]).replace("TI[15:00]", "TI[0:00]");
+    s.send(&format!("set game {good}"));
+    assert_eq!(s.ping(1).len(), 2);
+    let long = format!("TI[{}]", "9".repeat(120));
+    let bad: &[(&str, &str)] = &[
+        ("TI[ten]", "\"ten\" is not a time"),
+        ("TI[5:00,40]", "not a time"),
+        ("TI[-5:00]", "not a time"),
+        ("TI[5::00]", "not a time"),
+        ("TI[1:00:00:00]", "not a time"),
+        ("TI[ 5:00]", "not a time"),
+        ("TI[5:00/x]", "\"x\" is not a time"),
+        ("TI[inf]", "not a time"),
+        ("TI[nan]", "not a time"),
+        ("TI[1e999]", "not a time"),
+        ("TI[99999999999]", "not a time"),
+        ("TI[9999:9999:9999]", "not a time"),
+        ("TB[5:00/0:02/1:00/2]", "time/increment/extension, no more"),
+        ("TW[0///]", "no more"),
+        (&long, "too long for a clock"),
+    ];
+    for (i, (clock, mentions)) in bad.iter().enumerate() {
+        let line = format!("set game {}", good.replace("TI[0:00]", clock));
+        s.expect_error(&line, 10 + i as u32, mentions);
+        // The error names the property.
+        let error = s.log.iter().rev().nth(1).expect("the error line");
+        assert!(
+            error.starts_with(&format!("< error set game: {}", &clock[..3])),
+            "{error}"
+        );
+    }
+    let (lines, mv) = s.go();
+    assert_clock(&lines[0], None, "the kept game");
+    assert_eq!(mv, "g8");
+    assert!(lines.last().unwrap().starts_with("=== g8/18.00/"));
     assert!(s.finish().is_empty());
 }
 
