@@ -1,18 +1,21 @@
-//! Matches between two NBoard engines (`othello-match`): openings played
-//! out twice with colours swapped, the rules and the score kept by the
-//! library's [`Game`], each move timed by the runner.
+//! Matches between two engines (`othello-match`), each speaking NBoard or
+//! GTP ([`crate::engine`]): openings played out twice with colours swapped,
+//! the rules and the score kept by the library's [`Game`], each move timed
+//! by the runner.
 //!
-//! The engines are told the whole game before every move (`set game GGF`:
-//! the start position, every move with its evaluation and the time the
-//! runner measured, `PA` for passes) and asked with `go`. With a game clock
-//! the GGF carries it as `TI[m:ss/m:ss]` (time/increment, GGF's thinking
-//! time for both players): an engine that reads it finds its remaining
-//! time from the times of its moves, and one that overruns its clock loses
-//! the game. An engine that exits, stops answering, answers nonsense or
-//! plays an illegal move loses the game too (scored -64 for it), and is
-//! started afresh for the next one.
+//! An NBoard engine is told the whole game before every move (`set game
+//! GGF`: the start position, every move with its evaluation and the time
+//! the runner measured, `PA` for passes) and asked with `go`; a GTP engine
+//! is told the moves it has not seen (`play`) and asked with `genmove`.
+//! With a game clock the GGF carries it as `TI[m:ss/m:ss]` (time/increment,
+//! GGF's thinking time for both players), from which an engine finds its
+//! remaining time, and GTP has `time_settings` and `time_left`; one that
+//! overruns its clock loses the game. An engine that exits, stops
+//! answering, answers nonsense (GTP: any `?` but to the clock commands) or
+//! plays an illegal move loses the game too (scored -64 for it); but for
+//! an illegal move, it is started afresh for the next one.
 
-use crate::nboard::{Engine, EngineError, EngineSpec, Reply};
+use crate::engine::{Ask, ClockNow, Engine, EngineError, EngineSpec, Reply};
 use othello::board::S8;
 use othello::game::{Game, Move};
 use othello::notation::{board_string, square_name, transcript};
@@ -391,9 +394,18 @@ impl Arena {
                 }
                 _ => None,
             };
-            let answer_timeout = self.settings.answer_timeout;
-            let asked = self.engine(side)?;
-            let reply = ask(asked, &ggf, mirror.as_deref(), answer_timeout, limit);
+            let ask = Ask {
+                game: &game,
+                ggf: &ggf,
+                mirror: mirror.as_deref(),
+                clock: self.settings.clock.zip(remaining).map(|(c, r)| ClockNow {
+                    initial: c.initial,
+                    left: r[side],
+                }),
+                answer_timeout: self.settings.answer_timeout,
+                limit,
+            };
+            let reply = self.engine(side)?.think(&ask);
             let forfeit = |on_time: bool, why: String| Ending::Forfeit {
                 loser: side,
                 on_time,
@@ -500,23 +512,6 @@ impl Arena {
             [b, a]
         }
     }
-}
-
-/// One move from `engine`: the game, a ping to be sure it has read it (and
-/// anything it had to say before is read), the mirror line if any, `go`.
-fn ask(
-    engine: &mut Engine,
-    ggf: &str,
-    mirror: Option<&str>,
-    answer_timeout: Duration,
-    limit: Duration,
-) -> Result<Reply, EngineError> {
-    engine.send(&format!("set game {ggf}"))?;
-    if let Some(line) = mirror {
-        engine.send(line)?;
-    }
-    engine.sync(answer_timeout)?;
-    engine.go(limit)
 }
 
 /// The totals of a match, from A's point of view.

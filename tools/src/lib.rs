@@ -10,8 +10,8 @@
 //!   positions ([`training`], [`games`]);
 //! - `othello-evalmatch`: plays two evaluations (and selectivities) against
 //!   each other at equal limits;
-//! - `othello-match`: plays NBoard engines (ours, NTest, ...) against each
-//!   other ([`arena`] through [`nboard`]);
+//! - `othello-match`: plays NBoard and GTP engines (ours, NTest, Edax, ...)
+//!   against each other ([`arena`] through [`engine`]: [`nboard`], [`gtp`]);
 //! - `othello-replay`: replays the endgames of a match's games and scores
 //!   our moves against the exact values;
 //! - `othello-probcut`: samples and fits the Multi-ProbCut error models of
@@ -26,7 +26,9 @@ pub mod arena;
 pub mod args;
 pub mod book;
 pub mod datagen;
+pub mod engine;
 pub mod games;
+pub mod gtp;
 pub mod label;
 pub mod nboard;
 pub mod training;

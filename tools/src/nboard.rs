@@ -1,92 +1,21 @@
 //! An engine program that speaks the NBoard protocol, driven from the GUI
-//! side: started as a child process, told the game with `set game GGF`,
-//! asked for its move with `go`, answered with `=== MOVE[/EVAL[/SECONDS]]`
-//! (NBoard's reply; Edax's nboard mode writes `=== MOVE EVAL SECONDS`).
+//! side ([`crate::engine`] runs the process): told the game with
+//! `set game GGF`, asked for its move with `go`, answered with
+//! `=== MOVE[/EVAL[/SECONDS]]` (NBoard's reply; Edax's nboard mode writes
+//! `=== MOVE EVAL SECONDS`).
 //!
-//! Every wait has a deadline, and a child that exits, stops answering or
-//! says something unreadable is an [`EngineError`], never a panic, so a
-//! match can score the game and go on with a fresh process. Nothing is
-//! written to an engine while it searches: NTest abandons its search on any
-//! input, so `ping` is only used between searches.
+//! Nothing is written to an engine while it searches: NTest abandons its
+//! search on any input, so `ping` is only used between searches.
 
+use crate::engine::{Ask, EngineError, EngineSpec, Process, Reply};
 use othello::game::Move;
 use othello::notation::parse_square;
 
-use std::fmt;
-use std::io::{BufRead, BufReader, Write};
-use std::path::PathBuf;
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
-use std::thread;
 use std::time::{Duration, Instant};
 
-/// How to start an engine and set it up.
-#[derive(Clone, Debug, Default)]
-pub struct EngineSpec {
-    /// A shell command line (`sh -c 'exec COMMAND'`), e.g.
-    /// `target/examples/nboard --no-book`.
-    pub command: String,
-    /// Its working directory (NTest needs its run folder); the runner's by
-    /// default.
-    pub cwd: Option<PathBuf>,
-    /// Sent as `set depth N` after `nboard 2`.
-    pub depth: Option<u32>,
-    /// Further lines sent after that, as they are (`set book 0`).
-    pub setup: Vec<String>,
-    /// Copy the protocol, both ways, to standard error.
-    pub verbose: bool,
-    /// A label for messages ("A", "B").
-    pub label: String,
-}
-
-/// What went wrong with an engine.
-#[derive(Clone, Debug, PartialEq)]
-pub enum EngineError {
-    /// It could not be started.
-    Spawn(String),
-    /// Its output ended (it exited or closed standard output); the exit
-    /// status if it is known.
-    Exited(String),
-    /// No answer within the time it had.
-    Timeout(Duration),
-    /// Its standard input is closed.
-    Write(String),
-    /// An answer that is not NBoard.
-    Protocol(String),
-}
-
-impl fmt::Display for EngineError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            EngineError::Spawn(why) => write!(f, "cannot start: {why}"),
-            EngineError::Exited(status) => write!(f, "exited ({status})"),
-            EngineError::Timeout(t) => write!(f, "no answer within {:.1} s", t.as_secs_f64()),
-            EngineError::Write(why) => write!(f, "cannot be written to: {why}"),
-            EngineError::Protocol(why) => write!(f, "protocol error: {why}"),
-        }
-    }
-}
-
-impl std::error::Error for EngineError {}
-
-/// The answer to `go`.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Reply {
-    pub mv: Move,
-    /// The evaluation it gave, if any (discs, its point of view).
-    pub eval: Option<f64>,
-    /// The thinking time it reported, if any (seconds).
-    pub reported: Option<f64>,
-    /// Wall time from sending `go` to reading the reply.
-    pub wall: Duration,
-}
-
-/// A running engine.
-pub struct Engine {
-    spec: EngineSpec,
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
+/// A running NBoard engine.
+pub struct Client {
+    process: Process,
     pings: u64,
     /// From its `set myname NAME`, else the command line.
     name: String,
@@ -94,49 +23,12 @@ pub struct Engine {
     errors: Vec<String>,
 }
 
-impl Engine {
+impl Client {
     /// Starts `spec`'s command, sends `nboard 2`, the depth and the setup
     /// lines, and waits (up to `timeout`) for the `pong` that follows them.
-    pub fn start(spec: &EngineSpec, timeout: Duration) -> Result<Engine, EngineError> {
-        let mut cmd = Command::new("sh");
-        cmd.arg("-c")
-            .arg(format!("exec {}", spec.command))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(if spec.verbose {
-                Stdio::inherit()
-            } else {
-                Stdio::null()
-            });
-        if let Some(dir) = &spec.cwd {
-            cmd.current_dir(dir);
-        }
-        let mut child = cmd.spawn().map_err(|e| {
-            let dir = spec
-                .cwd
-                .as_ref()
-                .map_or(String::new(), |d| format!(" in {}", d.display()));
-            EngineError::Spawn(format!("`{}`{dir}: {e}", spec.command))
-        })?;
-        let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
-            let _ = child.kill();
-            let _ = child.wait();
-            return Err(EngineError::Spawn("no pipes to the child".into()));
-        };
-        let (tx, lines) = mpsc::channel();
-        thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        let mut engine = Engine {
-            spec: spec.clone(),
-            child,
-            stdin,
-            lines,
+    pub fn start(spec: &EngineSpec, timeout: Duration) -> Result<Client, EngineError> {
+        let mut engine = Client {
+            process: Process::spawn(spec)?,
             pings: 0,
             name: spec.command.clone(),
             errors: Vec::new(),
@@ -164,15 +56,7 @@ impl Engine {
 
     /// Writes one line.
     pub fn send(&mut self, line: &str) -> Result<(), EngineError> {
-        if self.spec.verbose {
-            eprintln!("{} << {line}", self.spec.label);
-        }
-        writeln!(self.stdin, "{line}")
-            .and_then(|()| self.stdin.flush())
-            .map_err(|e| match self.exit_status() {
-                Some(status) => EngineError::Exited(status),
-                None => EngineError::Write(e.to_string()),
-            })
+        self.process.send(line)
     }
 
     /// `ping N`, then reads up to `pong N`: everything the engine had to
@@ -187,6 +71,18 @@ impl Engine {
                 return Ok(());
             }
         }
+    }
+
+    /// One move: the game (`set game GGF`), the mirror line if any, a ping
+    /// to be sure it has read them (and anything it had to say before is
+    /// read), then `go`.
+    pub fn think(&mut self, ask: &Ask) -> Result<Reply, EngineError> {
+        self.send(&format!("set game {}", ask.ggf))?;
+        if let Some(line) = ask.mirror {
+            self.send(line)?;
+        }
+        self.sync(ask.answer_timeout)?;
+        self.go(ask.limit)
     }
 
     /// Sends `go` and waits for the move, at most `timeout`. On a timeout
@@ -212,64 +108,20 @@ impl Engine {
     }
 
     /// Sends `quit` and gives it a moment to exit; then it is killed.
-    pub fn quit(mut self) {
-        let _ = self.send("quit");
-        let until = Instant::now() + Duration::from_secs(2);
-        while Instant::now() < until {
-            if let Ok(Some(_)) = self.child.try_wait() {
-                return;
-            }
-            thread::sleep(Duration::from_millis(20));
-        }
+    pub fn quit(self) {
+        self.process.quit("quit");
     }
 
     /// The next line before `deadline`; notes names and errors.
     fn next_line(&mut self, deadline: Instant) -> Result<String, EngineError> {
-        let left = deadline.saturating_duration_since(Instant::now());
-        match self.lines.recv_timeout(left) {
-            Ok(line) => {
-                if self.spec.verbose {
-                    eprintln!("{} >> {line}", self.spec.label);
-                }
-                let t = line.trim();
-                if let Some(name) = t.strip_prefix("set myname ") {
-                    self.name = name.trim().to_string();
-                } else if t == "error" || t.starts_with("error ") {
-                    self.errors.push(t.to_string());
-                }
-                Ok(line)
-            }
-            Err(RecvTimeoutError::Timeout) => Err(EngineError::Timeout(left)),
-            Err(RecvTimeoutError::Disconnected) => {
-                // The output ended: give the exit status a moment to come.
-                let until = Instant::now() + Duration::from_millis(500);
-                loop {
-                    if let Some(status) = self.exit_status() {
-                        return Err(EngineError::Exited(status));
-                    }
-                    if Instant::now() >= until {
-                        return Err(EngineError::Exited("output closed".into()));
-                    }
-                    thread::sleep(Duration::from_millis(10));
-                }
-            }
+        let line = self.process.next_line(deadline)?;
+        let t = line.trim();
+        if let Some(name) = t.strip_prefix("set myname ") {
+            self.name = name.trim().to_string();
+        } else if t == "error" || t.starts_with("error ") {
+            self.errors.push(t.to_string());
         }
-    }
-
-    fn exit_status(&mut self) -> Option<String> {
-        match self.child.try_wait() {
-            Ok(Some(status)) => Some(status.to_string()),
-            _ => None,
-        }
-    }
-}
-
-impl Drop for Engine {
-    fn drop(&mut self) {
-        if let Ok(None) = self.child.try_wait() {
-            let _ = self.child.kill();
-        }
-        let _ = self.child.wait();
+        Ok(line)
     }
 }
 
@@ -332,17 +184,17 @@ mod tests {
         let short = Duration::from_secs(5);
         // Exits at once.
         assert!(matches!(
-            Engine::start(&spec("true"), short),
+            Client::start(&spec("true"), short),
             Err(EngineError::Exited(_))
         ));
         // Never answers.
         assert!(matches!(
-            Engine::start(&spec("sleep 30"), Duration::from_millis(300)),
+            Client::start(&spec("sleep 30"), Duration::from_millis(300)),
             Err(EngineError::Timeout(_))
         ));
         // Not found: the shell says so and exits.
         assert!(matches!(
-            Engine::start(&spec("/nonexistent/engine"), short),
+            Client::start(&spec("/nonexistent/engine"), short),
             Err(EngineError::Exited(_))
         ));
     }
@@ -353,7 +205,7 @@ mod tests {
         let script = "while read -r c n; do case $c in \
             ping) echo \"pong $n\";; nboard) echo \"set myname sh\";; \
             go) echo status; echo \"=== D3/0.50/0.01\";; quit) exit;; esac; done";
-        let mut e = Engine::start(&spec(&format!("sh -c '{script}'")), Duration::from_secs(5))
+        let mut e = Client::start(&spec(&format!("sh -c '{script}'")), Duration::from_secs(5))
             .expect("starts");
         assert_eq!(e.name(), "sh");
         let r = e.go(Duration::from_secs(5)).expect("a move");

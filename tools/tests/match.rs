@@ -1,14 +1,15 @@
-//! `othello-match` against real engines: two copies of `examples/nboard.c`
-//! (compiled here against the static library cargo built for this test
-//! run) at level 2, and shell scripts standing in for engines that crash,
-//! hang, overrun a clock or play an illegal move. Nothing here needs NTest
-//! or Zebra.
+//! `othello-match` against real engines: copies of `examples/nboard.c` and
+//! `examples/gtp.c` (compiled here against the static library cargo built
+//! for this test run) at low levels, and shell scripts standing in for
+//! NBoard engines that crash, hang, overrun a clock or play an illegal
+//! move, and for GTP engines that fail a command or play an illegal move.
+//! Nothing here needs NTest, Zebra or Edax.
 
 use othello::board::{Bits, S8};
 use othello::notation::{parse_transcript, transcript};
 use othello::Color;
 use othello_tools::arena::{Arena, Clock, Ending, GameResult, Settings, Summary};
-use othello_tools::nboard::EngineSpec;
+use othello_tools::engine::{EngineSpec, Protocol};
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -32,38 +33,45 @@ fn tmp(name: &str) -> PathBuf {
     dir.join(name)
 }
 
-/// `examples/nboard.c` linked to the `libothello.a` beside this test's
+/// `examples/NAME.c` linked to the `libothello.a` beside this test's
 /// executable (cargo builds every crate type of the dependency there).
+fn example(name: &str) -> PathBuf {
+    let exe = std::env::current_exe().expect("the test executable");
+    let deps = exe.parent().expect("target/<profile>/deps");
+    let lib = deps.join("libothello.a");
+    assert!(lib.is_file(), "{} not built", lib.display());
+    let out = tmp(name);
+    let root = root();
+    let status = Command::new("cc")
+        .args(["-std=c11", "-O2", "-pthread", "-I"])
+        .arg(root.join("include"))
+        .arg(root.join(format!("examples/{name}.c")))
+        .arg(&lib)
+        .args([
+            "-lgcc_s",
+            "-lutil",
+            "-lrt",
+            "-lpthread",
+            "-lm",
+            "-ldl",
+            "-lc",
+            "-o",
+        ])
+        .arg(&out)
+        .status()
+        .expect("cc runs");
+    assert!(status.success(), "compiling examples/{name}.c failed");
+    out
+}
+
 fn nboard() -> &'static Path {
     static EXE: OnceLock<PathBuf> = OnceLock::new();
-    EXE.get_or_init(|| {
-        let exe = std::env::current_exe().expect("the test executable");
-        let deps = exe.parent().expect("target/<profile>/deps");
-        let lib = deps.join("libothello.a");
-        assert!(lib.is_file(), "{} not built", lib.display());
-        let out = tmp("nboard");
-        let root = root();
-        let status = Command::new("cc")
-            .args(["-std=c11", "-O2", "-pthread", "-I"])
-            .arg(root.join("include"))
-            .arg(root.join("examples/nboard.c"))
-            .arg(&lib)
-            .args([
-                "-lgcc_s",
-                "-lutil",
-                "-lrt",
-                "-lpthread",
-                "-lm",
-                "-ldl",
-                "-lc",
-                "-o",
-            ])
-            .arg(&out)
-            .status()
-            .expect("cc runs");
-        assert!(status.success(), "compiling examples/nboard.c failed");
-        out
-    })
+    EXE.get_or_init(|| example("nboard"))
+}
+
+fn gtp() -> &'static Path {
+    static EXE: OnceLock<PathBuf> = OnceLock::new();
+    EXE.get_or_init(|| example("gtp"))
 }
 
 fn ours(label: &str, depth: u32) -> EngineSpec {
@@ -89,6 +97,39 @@ fn script(label: &str, go_reply: &str) -> EngineSpec {
     std::fs::write(&path, body).expect("the script is written");
     EngineSpec {
         command: format!("sh {}", path.display()),
+        label: label.into(),
+        ..EngineSpec::default()
+    }
+}
+
+/// A shell GTP "engine" that appends every command it reads to `log`:
+/// `genmove` runs `genmove_reply` (shell code; `$id` is the command's id,
+/// `$n` counts the genmoves), `time_settings` fails, everything else
+/// succeeds, in the forms real engines write (`= ID` as Edax does, a stray
+/// line before an answer).
+fn gtp_script(label: &str, log: &Path, genmove_reply: &str) -> EngineSpec {
+    let body = format!(
+        "n=0\n\
+         while read -r id cmd args; do\n\
+         echo \"$id $cmd $args\" >> {log}\n\
+         case $cmd in\n\
+         name) printf '=%s {label}-gtp\\n\\n' \"$id\";;\n\
+         clear_board) echo '*** SEARCH STILL RUNNING ? ***'; printf '= %s\\n\\n' \"$id\";;\n\
+         time_settings) printf '?%s unknown command\\n\\n' \"$id\";;\n\
+         genmove) n=$((n + 1)); {genmove_reply};;\n\
+         quit) printf '=%s\\n\\n' \"$id\"; exit;;\n\
+         *) printf '=%s \\n\\n' \"$id\";;\n\
+         esac\n\
+         done\n",
+        log = log.display()
+    );
+    static SCRIPTS: AtomicUsize = AtomicUsize::new(0);
+    let n = SCRIPTS.fetch_add(1, Ordering::Relaxed);
+    let path = tmp(&format!("gtp-{label}-{n}.sh"));
+    std::fs::write(&path, body).expect("the script is written");
+    EngineSpec {
+        command: format!("sh {}", path.display()),
+        protocol: Protocol::Gtp,
         label: label.into(),
         ..EngineSpec::default()
     }
@@ -324,4 +365,141 @@ fn the_binary_reports_records_and_mirrors() {
     assert!(gos >= 20);
     assert_eq!(times[0], 0.5);
     assert!(times.iter().all(|&t| (0.0..5.0).contains(&t)));
+}
+
+#[test]
+fn gtp_engines_are_told_the_game_and_lose_on_a_failure_or_an_illegal_move() {
+    let opening = &openings()[0];
+    // The GTP script has black and moves first, its first move legal.
+    let legal = opening.legal_moves().squares().next().expect("a move");
+    let first = othello::notation::square_name(8, legal);
+    let settings = Settings {
+        clock: Some(Clock {
+            initial: 60,
+            increment: 0,
+        }),
+        ..Settings::default()
+    };
+    let cases = [
+        (
+            "failure",
+            r#"printf '?%s cannot\n\n' "$id""#,
+            "`genmove black`: ? cannot",
+        ),
+        // d4 is never empty.
+        ("illegal", r#"printf '=%s d4\n\n' "$id""#, "played d4"),
+        ("crash", "exit 3", "exited"),
+    ];
+    for (what, second, why_part) in cases {
+        let log = tmp(&format!("gtp-{what}.log"));
+        let _ = std::fs::remove_file(&log);
+        let reply =
+            format!(r#"if [ $n = 1 ]; then printf '= %s {first}\n\n' "$id"; else {second}; fi"#);
+        let b = gtp_script("B", &log, &reply);
+        let mut arena = Arena::new([ours("A", 1), b], settings.clone()).expect("both start");
+        assert_eq!(arena.names()[1], "B-gtp");
+        let r = arena.play(opening, false).expect("a game, forfeited");
+        match &r.ending {
+            Ending::Forfeit {
+                loser: 1,
+                on_time: false,
+                why,
+            } => {
+                assert!(why.starts_with("engine B "), "{what}: {why}");
+                assert!(why.contains(why_part), "{what}: {why}");
+            }
+            e => panic!("{what}: {e:?}"),
+        }
+        assert_eq!(r.a_diff, 64);
+        // B's first move was played, then A's.
+        assert_eq!(r.turns.len(), 10, "{what}");
+        assert_eq!(
+            (r.turns[8].mv, r.turns[8].by),
+            (othello::game::Move::Play(legal), Some(1))
+        );
+        assert_eq!(r.turns[9].by, Some(0));
+        let answer = othello::notation::transcript(&r.game)[18..20].to_string();
+        let errors = arena.close();
+        // The `?` to time_settings is noted, not a forfeit.
+        assert_eq!(errors[1], ["`time_settings 60 0 0`: ? unknown command"]);
+        // What B was sent: the game set up, the opening, then each move
+        // after a time_left.
+        let sent = std::fs::read_to_string(&log).expect("B's log");
+        let lines: Vec<&str> = sent.lines().collect();
+        let mut expected = vec![
+            "1 name ".to_string(),
+            "2 boardsize 8".into(),
+            "3 clear_board ".into(),
+            "4 time_settings 60 0 0".into(),
+        ];
+        for (i, mv) in OPENINGS[0].as_bytes().chunks(2).enumerate() {
+            let colour = if i % 2 == 0 { "black" } else { "white" };
+            let mv = std::str::from_utf8(mv).expect("ascii");
+            expected.push(format!("{} play {colour} {mv}", i + 5));
+        }
+        expected.push("13 time_left black 60 0".into());
+        expected.push("14 genmove black".into());
+        expected.push(format!("15 play white {answer}"));
+        // B's clock, whole seconds rounded down: below 60 after its move.
+        let left = lines.get(15).expect("a time_left");
+        assert!(
+            left.starts_with("16 time_left black 5") && left.ends_with(" 0"),
+            "{left}"
+        );
+        expected.push(left.to_string());
+        expected.push("17 genmove black".into());
+        if what == "illegal" {
+            // Not restarted for an illegal move: it is told to quit.
+            expected.push("18 quit ".into());
+        }
+        assert_eq!(lines, expected, "{what}");
+    }
+}
+
+#[test]
+fn a_gtp_engine_takes_no_depth() {
+    let log = tmp("gtp-depth.log");
+    let b = EngineSpec {
+        depth: Some(4),
+        ..gtp_script("B", &log, "exit")
+    };
+    let e = Arena::new([ours("A", 1), b], Settings::default())
+        .err()
+        .expect("B fails");
+    assert!(e.contains("NBoard's `set depth`"), "{e}");
+}
+
+#[test]
+fn ours_over_gtp_plays_ours_over_nboard() {
+    let gtp_spec = EngineSpec {
+        command: format!("{} --level 2 --no-book --hash 4", gtp().display()),
+        protocol: Protocol::Gtp,
+        label: "A".into(),
+        ..EngineSpec::default()
+    };
+    let settings = Settings {
+        clock: Some(Clock {
+            initial: 60,
+            increment: 1,
+        }),
+        ..Settings::default()
+    };
+    let mut arena = Arena::new([gtp_spec, ours("B", 2)], settings).expect("both start");
+    assert_eq!(
+        arena.names(),
+        &["othello".to_string(), "othello2".to_string()]
+    );
+    let mut results = Vec::new();
+    for (opening, text) in openings().iter().zip(OPENINGS) {
+        for a_black in [true, false] {
+            let r = arena.play(opening, a_black).expect("a game");
+            check_finished(&r, text);
+            results.push(r);
+        }
+    }
+    let errors = arena.close();
+    assert_eq!(errors, [Vec::<String>::new(), Vec::new()]);
+    let s = Summary::of(&results);
+    assert_eq!((s.games, s.forfeits), (4, [0, 0]));
+    assert!(s.time[0].moves >= 4 * 10 && s.time[1].moves >= 4 * 10);
 }

@@ -1,4 +1,5 @@
-//! A match between two NBoard engines, e.g. ours against NTest:
+//! A match between two engines that speak NBoard or GTP, e.g. ours against
+//! NTest:
 //!
 //! ```text
 //! cargo run --release -p othello-tools --bin othello-match -- \
@@ -8,13 +9,14 @@
 //! ```
 //!
 //! See `--help` (the `Cli` docs below) for every option; the library's
-//! `arena` module plays the games, `nboard` drives the engines.
+//! `arena` module plays the games, `engine` drives the engines (through
+//! `nboard` and `gtp`).
 
 use clap::Parser;
 use othello::board::Bits;
 use othello_tools::arena::{Arena, Clock, Ending, GameResult, Settings, SideTime, Summary, SIDES};
+use othello_tools::engine::{EngineSpec, Protocol};
 use othello_tools::games::sample_openings;
-use othello_tools::nboard::EngineSpec;
 
 use std::fs::OpenOptions;
 use std::io::Write;
@@ -22,17 +24,23 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-/// Plays two engines that speak the NBoard protocol against each other.
+/// Plays two engines that speak the NBoard protocol or GTP against each other.
 ///
 /// Each engine is a shell command line (run as `sh -c 'exec COMMAND'`, in
-/// --cwd-a/--cwd-b if given), told `nboard 2`, `set depth N` (--depth-a,
-/// --depth-b) and any --send-a/--send-b lines, then before each of its
-/// moves the whole game as `set game GGF` and `go`; it answers
-/// `=== MOVE[/EVAL[/SECONDS]]`. The runner keeps the rules and the score
-/// (the othello library), plays the passes, and times every move from `go`
-/// to the answer. An engine that exits, hangs past the time it has, answers
-/// nonsense or plays an illegal move loses that game (-64 discs) and is
-/// restarted for the next one.
+/// --cwd-a/--cwd-b if given). An NBoard engine (the default) is told
+/// `nboard 2`, `set depth N` (--depth-a, --depth-b) and any --send-a/--send-b
+/// lines, then before each of its moves the whole game as `set game GGF` and
+/// `go`; it answers `=== MOVE[/EVAL[/SECONDS]]`. A GTP engine
+/// (--protocol-a gtp, --protocol-b gtp: Edax -gtp, our examples/gtp) is asked
+/// its `name` and sent the --send lines as GTP commands (it takes no
+/// --depth); each game starts with `boardsize 8`, `clear_board` and the
+/// opening's moves as `play black f5`, then it is told the other side's moves
+/// (`play white d6`, passes as `pass`) and asked `genmove black`. The runner
+/// keeps the rules and the score (the othello library), plays the passes,
+/// and times every move from `go` or `genmove` to the answer. An engine that
+/// exits, hangs past the time it has, answers nonsense (GTP: a `?` to any
+/// command but the clock's) or plays an illegal move loses that game (-64
+/// discs) and is restarted for the next one.
 ///
 /// Openings: --openings N drawn from the XOT file by --seed (the same seed,
 /// the same openings), each played twice, A taking black then white.
@@ -40,11 +48,13 @@ use std::time::{Duration, Instant};
 /// Time: without --clock an engine has --move-timeout per move. With
 /// --clock T+I each side has T seconds for the game and I more after each
 /// move; the GGF it receives carries the clock (TI[m:ss/m:ss]) and every
-/// move's time, so it can work out what it has left; overrunning loses the
-/// game. --mirror sends A, before each of its moves, a line giving it the
-/// time B took on its last move (B's mean per move before B has moved in
-/// the game, --mirror-first before B has moved at all), so both think
-/// equally long if A obeys it.
+/// move's time, so it can work out what it has left (GTP: `time_settings
+/// T 0 0` at the start, `time_left COLOR SECONDS 0` before each `genmove`,
+/// whole seconds rounded down); overrunning loses the game. --mirror sends
+/// A, before each of its moves, a line giving it the time B took on its
+/// last move (B's mean per move before B has moved in the game,
+/// --mirror-first before B has moved at all), so both think equally long
+/// if A obeys it (a GTP engine A needs a GTP --mirror-command).
 ///
 /// Prints one line per game, then A's score (wins + draws/2), the disc sum,
 /// forfeits, and each side's thinking time as measured and as reported.
@@ -62,6 +72,12 @@ struct Cli {
     /// Engine B's command line, e.g. "ANCHORS/ntest/ntest/build/ntest".
     #[arg(long, value_name = "COMMAND")]
     engine_b: String,
+    /// The protocol A speaks: nboard or gtp.
+    #[arg(long, value_name = "PROTOCOL", default_value = "nboard")]
+    protocol_a: Protocol,
+    /// The protocol B speaks: nboard or gtp.
+    #[arg(long, value_name = "PROTOCOL", default_value = "nboard")]
+    protocol_b: Protocol,
     /// Working directory of A.
     #[arg(long, value_name = "DIR")]
     cwd_a: Option<PathBuf>,
@@ -75,7 +91,7 @@ struct Cli {
     #[arg(long, value_name = "N")]
     depth_b: Option<u32>,
     /// A line sent to A after `nboard 2` and the depth (repeatable), e.g.
-    /// "set book 0".
+    /// "set book 0"; for a GTP engine, a command after `name`.
     #[arg(long, value_name = "LINE")]
     send_a: Vec<String>,
     /// A line sent to B after `nboard 2` and the depth (repeatable).
@@ -104,7 +120,7 @@ struct Cli {
     #[arg(long)]
     mirror: bool,
     /// The mirror line; {seconds} becomes B's time (three decimals).
-    #[arg(long, value_name = "LINE", default_value = "set movetime {seconds}")]
+    #[arg(long, value_name = "LINE", default_value = MIRROR_NBOARD)]
     mirror_command: String,
     /// A's time in mirror mode before B has made any move.
     #[arg(long, value_name = "SECONDS", default_value_t = 1.0)]
@@ -126,6 +142,9 @@ struct Cli {
     verbose: bool,
 }
 
+/// NBoard's mirror line, as our nboard reads it.
+const MIRROR_NBOARD: &str = "set movetime {seconds}";
+
 const EXAMPLES: &str = "\
 Examples, from the repository root after `make -C examples nboard` (ANCHORS:
 the folder ../shared/anchors/build.sh built the reference engines in):
@@ -140,6 +159,11 @@ the folder ../shared/anchors/build.sh built the reference engines in):
   othello-match --engine-a \"target/examples/nboard --no-book\" \\
       --engine-b \"/tmp/old/nboard --no-book\" --depth-a 10 --depth-b 10 \\
       --xot ../shared/games/xot.txt --openings 100 --ggf /tmp/games.ggf
+
+  # ours over GTP against ours over NBoard (after `make -C examples gtp`);
+  # Edax: --engine-b \"stdbuf -oL EDAX -gtp -n 1 -level 2 ...\"
+  othello-match --engine-a target/examples/gtp --protocol-a gtp \\
+      --engine-b target/examples/nboard --xot ../shared/games/xot.txt
 
   # the protocol, every line both ways, on stderr
   othello-match ... --openings 1 --verbose 2>protocol.log";
@@ -185,18 +209,40 @@ fn run(cli: Cli) -> Result<(), String> {
     if cli.mirror && !cli.mirror_command.contains("{seconds}") {
         return Err("--mirror-command has no {seconds}".into());
     }
+    if cli.mirror && cli.protocol_a == Protocol::Gtp && cli.mirror_command == MIRROR_NBOARD {
+        return Err(format!(
+            "--mirror: `{MIRROR_NBOARD}` is NBoard's; give the GTP engine A its --mirror-command"
+        ));
+    }
     let spec =
-        |command: &str, cwd: &Option<PathBuf>, depth, setup: &[String], label: &str| EngineSpec {
-            command: command.to_string(),
-            cwd: cwd.clone(),
-            depth,
-            setup: setup.to_vec(),
-            verbose: cli.verbose,
-            label: label.to_string(),
+        |command: &str, protocol, cwd: &Option<PathBuf>, depth, setup: &[String], label: &str| {
+            EngineSpec {
+                command: command.to_string(),
+                protocol,
+                cwd: cwd.clone(),
+                depth,
+                setup: setup.to_vec(),
+                verbose: cli.verbose,
+                label: label.to_string(),
+            }
         };
     let specs = [
-        spec(&cli.engine_a, &cli.cwd_a, cli.depth_a, &cli.send_a, "A"),
-        spec(&cli.engine_b, &cli.cwd_b, cli.depth_b, &cli.send_b, "B"),
+        spec(
+            &cli.engine_a,
+            cli.protocol_a,
+            &cli.cwd_a,
+            cli.depth_a,
+            &cli.send_a,
+            "A",
+        ),
+        spec(
+            &cli.engine_b,
+            cli.protocol_b,
+            &cli.cwd_b,
+            cli.depth_b,
+            &cli.send_b,
+            "B",
+        ),
     ];
     let openings = sample_openings(&cli.xot, cli.openings, cli.seed).map_err(|e| e.to_string())?;
     let mut ggf_out = cli.ggf.as_deref().map(append).transpose()?;
@@ -208,11 +254,9 @@ fn run(cli: Cli) -> Result<(), String> {
     println!(
         "A: {a} (`{}`{}), B: {b} (`{}`{}); {} XOT openings (seed {}) x 2 colours{}{}",
         cli.engine_a,
-        cli.depth_a
-            .map_or(String::new(), |d| format!(", depth {d}")),
+        about(cli.protocol_a, cli.depth_a),
         cli.engine_b,
-        cli.depth_b
-            .map_or(String::new(), |d| format!(", depth {d}")),
+        about(cli.protocol_b, cli.depth_b),
         openings.len(),
         cli.seed,
         clock.map_or(String::new(), |c| format!(
@@ -245,6 +289,17 @@ fn run(cli: Cli) -> Result<(), String> {
     let errors = arena.close();
     report(&summary, &errors, start.elapsed());
     Ok(())
+}
+
+/// `, GTP` and `, depth 8`, as they apply.
+fn about(protocol: Protocol, depth: Option<u32>) -> String {
+    let gtp = if protocol == Protocol::Gtp {
+        ", GTP"
+    } else {
+        ""
+    };
+    let depth = depth.map_or(String::new(), |d| format!(", depth {d}"));
+    format!("{gtp}{depth}")
 }
 
 /// `game 3/40 opening 2 A black: +12 (38-26 black) ...`.
