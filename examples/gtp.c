@@ -61,6 +61,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "engine.h"
 #include "othello.h"
 
 #define NAME "othello"
@@ -698,7 +699,8 @@ static void usage(FILE *out)
             "  --help            show this text\n");
 }
 
-int main(int argc, char **argv)
+/* The program: engine.h says what it takes. */
+int gtp_main(int argc, char **argv, char *first_line, size_t first_len)
 {
     size_t hash_mb = 64;
     struct session s = {0};
@@ -757,10 +759,9 @@ int main(int argc, char **argv)
     char *line = NULL;
     size_t cap = 0;
     ssize_t len;
-    while ((len = getline(&line, &cap, stdin)) != -1) {
-        if (!handle_line(&s, line, (size_t)len)) {
-            break;
-        }
+    bool more = first_line == NULL || handle_line(&s, first_line, first_len);
+    while (more && (len = getline(&line, &cap, stdin)) != -1) {
+        more = handle_line(&s, line, (size_t)len);
     }
     free(line);
     free(s.turns);
@@ -768,3 +769,11 @@ int main(int argc, char **argv)
     othello_board_free(s.game);
     return EXIT_SUCCESS;
 }
+
+/* Behind engine.c's front (othello-engine), the front has the main. */
+#ifndef OTHELLO_ENGINE_FRONT
+int main(int argc, char **argv)
+{
+    return gtp_main(argc, argv, NULL, 0);
+}
+#endif

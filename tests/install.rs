@@ -12,7 +12,13 @@
 //!   (`#include <othello.hpp>`, the installed wrapper) with pkg-config, and
 //!   the CMake project `tests/install/CMakeLists.txt`
 //!   (`pkg_check_modules(... IMPORTED_TARGET othello)`), which builds both;
-//!   each must play a whole game.
+//!   each must play a whole game;
+//! - `make -C examples install PREFIX=...` (docs/protocols.md), which runs
+//!   the same `cargo cinstall` and installs `othello-engine` into
+//!   `PREFIX/bin`: found on a `PATH` that lists it, it runs without
+//!   `LD_LIBRARY_PATH` (the rpath of the prefix's libdir), says in `--help`
+//!   how to add it to NBoard and to a GTP GUI, and plays a move in each
+//!   protocol, chosen by flag and by the first command.
 //!
 //! cargo-c, pkg-config and cmake must be installed (README.md's test command,
 //! `./test.sh`, installs them when they are missing): the tests fail, they do
@@ -26,13 +32,15 @@
 //! compiling.
 
 use std::env;
+use std::ffi::OsString;
 use std::fs;
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::OnceLock;
 
 mod cbuild;
-use cbuild::{manifest_dir, on_path, program, run};
+use cbuild::{drain, manifest_dir, on_path, program, run, spawn_piped, wait_or_kill};
 
 /// cargo-c's version for this toolchain (newer ones refuse rustc 1.95).
 const CARGO_C: &str = "cargo install cargo-c --locked --version 0.10.24+cargo-0.98.0";
@@ -129,6 +137,25 @@ fn install() -> Installed {
             .arg(&prefix)
             .arg("--target-dir")
             .arg(work_dir().join("target"))
+            .env("CARGO_PROFILE_DEV_OPT_LEVEL", "0")
+            .env("CARGO_PROFILE_DEV_DEBUG", "false"),
+    );
+    // The documented command for the engine program: the same cargo
+    // cinstall again (nothing to rebuild), then othello-engine. Before any
+    // test runs a program on the prefix, as it rewrites the library.
+    run(
+        "make -C examples install",
+        Command::new("make")
+            .arg("-C")
+            .arg(manifest_dir().join("examples"))
+            .arg("install")
+            .arg(format!("PREFIX={}", prefix.display()))
+            .arg(format!(
+                "CINSTALL_FLAGS=--debug --no-default-features --target-dir {}",
+                work_dir().join("target").display()
+            ))
+            .arg(format!("BINDIR={}", work_dir().join("bin").display()))
+            .env("CARGO", cargo())
             .env("CARGO_PROFILE_DEV_OPT_LEVEL", "0")
             .env("CARGO_PROFILE_DEV_DEBUG", "false"),
     );
@@ -437,4 +464,106 @@ fn cmake_project() {
     check_game(&out, "cmake");
     let out = run("the CMake C++ build", &mut program(&build.join("app_cpp")));
     check_game(&out, "cmake c++");
+}
+
+// ---------------------------------------------------------------------------
+// The engine program
+
+/// A `PATH` with the prefix's `bin` first.
+fn path_with_prefix() -> OsString {
+    let mut dirs = vec![installed().prefix.join("bin")];
+    dirs.extend(env::split_paths(&env::var_os("PATH").unwrap_or_default()));
+    env::join_paths(dirs).expect("a PATH")
+}
+
+/// `othello-engine` run by name from [`path_with_prefix`], with `input` on
+/// its standard input; its standard output. It must exit with 0.
+fn engine(args: &[&str], input: &str) -> String {
+    let mut child = spawn_piped(
+        Command::new("othello-engine")
+            .args(args)
+            .env("PATH", path_with_prefix())
+            .env_remove("LD_LIBRARY_PATH"),
+    );
+    let mut stdin = child.stdin.take().expect("piped stdin");
+    let input = input.as_bytes().to_vec();
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(&input);
+    });
+    let out = drain(child.stdout.take().expect("piped stdout"));
+    let err = drain(child.stderr.take().expect("piped stderr"));
+    let status = wait_or_kill(&mut child, "othello-engine");
+    writer.join().expect("the writer thread");
+    let out = String::from_utf8_lossy(&out.join().expect("stdout")).into_owned();
+    let err = String::from_utf8_lossy(&err.join().expect("stderr")).into_owned();
+    assert!(
+        status.success(),
+        "othello-engine {args:?}: {status}\n{out}\n{err}"
+    );
+    out
+}
+
+/// The first moves of the game, one of which each protocol must answer.
+const OPENING_MOVES: [&str; 4] = ["d3", "c4", "f5", "e6"];
+
+/// GTP: `name`, then `genmove b` answers a legal first move.
+fn check_gtp(args: &[&str]) {
+    let out = engine(args, "name\n1 genmove b\nquit\n");
+    assert!(out.starts_with("= othello\n\n"), "{args:?}: {out}");
+    let answer = out
+        .lines()
+        .find_map(|l| l.strip_prefix("=1 "))
+        .unwrap_or_else(|| panic!("{args:?}: no answer to genmove: {out}"));
+    assert!(OPENING_MOVES.contains(&answer), "{args:?}: {answer}");
+}
+
+/// NBoard: a game at depth 2, and `go` answers `=== MOVE/EVAL/TIME` with a
+/// legal first move.
+fn check_nboard(args: &[&str]) {
+    let game = "(;GM[Othello]PC[NBoard]BO[8 ---------------------------O*------*O--------------------------- *];)";
+    let out = engine(
+        args,
+        &format!("nboard 2\nset depth 2\nset game {game}\ngo\nquit\n"),
+    );
+    assert!(out.contains("set myname othello2\n"), "{args:?}: {out}");
+    let answer = out
+        .lines()
+        .find_map(|l| l.strip_prefix("=== "))
+        .unwrap_or_else(|| panic!("{args:?}: no answer to go: {out}"));
+    let mv = answer.split('/').next().unwrap_or("").to_ascii_lowercase();
+    assert!(OPENING_MOVES.contains(&mv.as_str()), "{args:?}: {answer}");
+}
+
+#[test]
+fn engine_program_on_path() {
+    let inst = installed();
+    let exe = inst.prefix.join("bin").join("othello-engine");
+    // The shell finds it on PATH.
+    let out = run(
+        "command -v othello-engine",
+        Command::new("sh")
+            .args(["-c", "command -v othello-engine"])
+            .env("PATH", path_with_prefix()),
+    );
+    assert_eq!(Path::new(&stdout(&out)), exe.as_path());
+    if let Some(needed) = needed(&exe) {
+        assert!(needed.contains(&soname()), "{needed:?}");
+    }
+
+    let help = engine(&["--help"], "");
+    for word in [
+        "NBoard",
+        "GTP",
+        "othello-engine --nboard",
+        "othello-engine --gtp",
+    ] {
+        assert!(help.contains(word), "--help should name {word}:\n{help}");
+    }
+    check_gtp(&["--gtp"]);
+    check_gtp(&[]);
+    check_nboard(&["--nboard"]);
+    check_nboard(&["--hash", "16"]);
+    // The flag wins over the first command.
+    let out = engine(&["--gtp"], "nboard 2\n");
+    assert!(out.starts_with("? unknown command"), "{out}");
 }
