@@ -353,6 +353,26 @@ static int passes_before(const othello_board *b, othello_color color)
     return othello_board_must_pass(b) ? 1 : -1;
 }
 
+/* A copy of the game with `color` to move, after the pass the rules make
+ * for the other side (counted in *passes): a refused move then leaves the
+ * game as it was. NULL, with the answer given, when `color` may not move or
+ * the copy fails. */
+static othello_board *copy_to_move(struct session *s, const char *id, othello_color color, int *passes)
+{
+    *passes = passes_before(s->game, color);
+    if (*passes < 0) {
+        answer(false, id, "wrong color (%s is to move)", color_name(othello_board_side_to_move(s->game)));
+        return NULL;
+    }
+    othello_board *next = othello_board_clone(s->game);
+    if (next == NULL || (*passes == 1 && othello_board_pass(next) != OTHELLO_STATUS_OK)) {
+        othello_board_free(next);
+        answer(false, id, "%s", last_error());
+        return NULL;
+    }
+    return next;
+}
+
 static void cmd_play(struct session *s, const char *id, char **args, int n)
 {
     othello_color color = n == 2 ? parse_color(args[0]) : OTHELLO_COLOR_EMPTY;
@@ -375,20 +395,12 @@ static void cmd_play(struct session *s, const char *id, char **args, int n)
         }
         return;
     }
-    int passes = passes_before(s->game, color);
-    if (passes < 0) {
-        answer(false, id, "wrong color (%s is to move)", color_name(othello_board_side_to_move(s->game)));
+    int passes;
+    othello_board *next = copy_to_move(s, id, color, &passes);
+    if (next == NULL) {
         return;
     }
-    /* On a copy: a refused move leaves the game as it was. */
-    othello_board *next = othello_board_clone(s->game);
-    othello_status st = next == NULL ? othello_last_status() : OTHELLO_STATUS_OK;
-    if (st == OTHELLO_STATUS_OK && passes == 1) {
-        st = othello_board_pass(next);
-    }
-    if (st == OTHELLO_STATUS_OK) {
-        st = sq == OTHELLO_PASS ? othello_board_pass(next) : othello_board_play(next, sq, NULL, 0, NULL);
-    }
+    othello_status st = sq == OTHELLO_PASS ? othello_board_pass(next) : othello_board_play(next, sq, NULL, 0, NULL);
     if (st != OTHELLO_STATUS_OK) {
         othello_board_free(next);
         answer(false, id, "illegal move (%s)", last_error());
@@ -419,15 +431,9 @@ static void cmd_genmove(struct session *s, const char *id, char **args, int n)
         answer(true, id, "pass");
         return;
     }
-    int passes = passes_before(s->game, color);
-    if (passes < 0) {
-        answer(false, id, "wrong color (%s is to move)", color_name(othello_board_side_to_move(s->game)));
-        return;
-    }
-    othello_board *next = othello_board_clone(s->game);
-    if (next == NULL || (passes == 1 && othello_board_pass(next) != OTHELLO_STATUS_OK)) {
-        othello_board_free(next);
-        answer(false, id, "%s", last_error());
+    int passes;
+    othello_board *next = copy_to_move(s, id, color, &passes);
+    if (next == NULL) {
         return;
     }
     othello_search_limits lim;
