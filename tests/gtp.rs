@@ -21,16 +21,16 @@
 use othello::board::{final_score, Bits, Geometry, S6, S8};
 use othello::notation::{parse_square, parse_transcript, square_name};
 use othello::{Color, Game};
-use std::io::{BufRead, BufReader, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin};
-use std::sync::mpsc::{self, Receiver};
+use std::sync::mpsc::Receiver;
 use std::sync::OnceLock;
 use std::thread;
 use std::time::{Duration, Instant};
 
 mod cbuild;
-use cbuild::{build_example, drain, program, spawn_piped, ASAN_ENV};
+use cbuild::{build_example, drain, lines_of, program, spawn_piped, ASAN_ENV};
 
 /// The longest wait for one answer (sanitized builds included).
 const TIMEOUT: Duration = Duration::from_secs(60);
@@ -71,21 +71,10 @@ impl Session {
         let stdin = child.stdin.take().expect("piped stdin");
         let stdout = child.stdout.take().expect("piped stdout");
         let stderr = drain(child.stderr.take().expect("piped stderr"));
-        let (tx, rx) = mpsc::channel();
-        thread::spawn(move || {
-            let reader = BufReader::new(stdout);
-            for line in reader.split(b'\n') {
-                let Ok(line) = line else { break };
-                let line = String::from_utf8_lossy(&line).into_owned();
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
         Session {
             child,
             stdin: Some(stdin),
-            lines: rx,
+            lines: lines_of(stdout),
             stderr: Some(stderr),
             log: Vec::new(),
         }

@@ -37,16 +37,16 @@ type Game = othello::Game<S8>;
 fn sq(name: &str) -> u32 {
     parse_square(8, name).expect("a square name")
 }
-use std::io::{BufRead, BufReader, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::sync::OnceLock;
 use std::thread;
 use std::time::{Duration, Instant};
 
 mod cbuild;
-use cbuild::{build_example, drain, program, spawn_piped, ASAN_ENV};
+use cbuild::{build_example, drain, lines_of, program, spawn_piped, ASAN_ENV};
 
 /// The longest wait for one reply (sanitized builds included).
 const TIMEOUT: Duration = Duration::from_secs(60);
@@ -107,28 +107,10 @@ impl Session {
         let stdin = child.stdin.take().expect("piped stdin");
         let stdout = child.stdout.take().expect("piped stdout");
         let stderr = drain(child.stderr.take().expect("piped stderr"));
-        let (tx, rx) = mpsc::channel();
-        thread::spawn(move || {
-            let mut reader = BufReader::new(stdout);
-            let mut buf = Vec::new();
-            loop {
-                buf.clear();
-                match reader.read_until(b'\n', &mut buf) {
-                    Ok(0) | Err(_) => break,
-                    Ok(_) => {
-                        let line = String::from_utf8_lossy(&buf);
-                        let line = line.trim_end_matches(['\n', '\r']).to_string();
-                        if tx.send(line).is_err() {
-                            break;
-                        }
-                    }
-                }
-            }
-        });
         Session {
             child,
             stdin: Some(stdin),
-            lines: rx,
+            lines: lines_of(stdout),
             stderr: Some(stderr),
             log: Vec::new(),
         }
@@ -157,6 +139,7 @@ impl Session {
     fn next_line(&mut self, timeout: Duration) -> Option<String> {
         match self.lines.recv_timeout(timeout) {
             Ok(line) => {
+                let line = line.trim_end_matches('\r').to_string();
                 self.log.push(format!("< {line}"));
                 Some(line)
             }

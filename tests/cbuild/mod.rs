@@ -8,9 +8,10 @@
 use std::env;
 use std::ffi::{OsStr, OsString};
 use std::fs;
-use std::io::{Read, Write};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitStatus, Output, Stdio};
+use std::sync::mpsc;
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -370,6 +371,25 @@ pub fn drain(mut pipe: impl Read + Send + 'static) -> thread::JoinHandle<Vec<u8>
         pipe.read_to_end(&mut buf).expect("reading a pipe");
         buf
     })
+}
+
+/// Reads a pipe line by line on a thread: each line, without its `\n`
+/// (a `\r` before it is kept), as it arrives; the channel closes at the
+/// pipe's end.
+pub fn lines_of(pipe: impl Read + Send + 'static) -> mpsc::Receiver<String> {
+    let (tx, rx) = mpsc::channel();
+    thread::spawn(move || {
+        for line in BufReader::new(pipe).split(b'\n') {
+            let Ok(line) = line else { break };
+            if tx
+                .send(String::from_utf8_lossy(&line).into_owned())
+                .is_err()
+            {
+                break;
+            }
+        }
+    });
+    rx
 }
 
 /// Waits for `child`, killing it after [`TIMEOUT`].
