@@ -29,7 +29,7 @@ static void usage(FILE *out)
 {
     fprintf(out,
             "usage: othello-engine [--nboard | --gtp] [--level N] [--hash MB] [--threads N]\n"
-            "                      [--no-book] [--book-file FILE] [--weights FILE]\n"
+            "                      [--no-book] [--book-file FILE] [--weights FILE] [--ponder]\n"
             "\n"
             "The othello engine for Othello GUIs and match tools. It speaks the NBoard\n"
             "protocol (--nboard) or the Go Text Protocol, GTP (--gtp): commands on\n"
@@ -52,6 +52,7 @@ static void usage(FILE *out)
             "  --book-file FILE  play from the book in FILE (written by othello-book)\n"
             "  --weights FILE    evaluate with the weights in FILE (written by\n"
             "                    othello-train)\n"
+            "  --ponder          think on the opponent's time (a second core helps)\n"
             "  --help            show this text\n");
 }
 

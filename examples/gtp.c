@@ -43,8 +43,11 @@
  * clock, with --level capping the effort), and by --level alone otherwise.
  * Without time_left it counts its own thinking time against its clock.
  *
+ * With --ponder it thinks on the opponent's time: after each genmove, on
+ * the library's thread, until the next genmove.
+ *
  *   gtp [--level N] [--hash MB] [--threads N] [--no-book] [--book-file FILE]
- *       [--weights FILE]
+ *       [--weights FILE] [--ponder]
  *
  * Build: make -C examples gtp && target/examples/gtp
  */
@@ -297,6 +300,7 @@ struct session {
     int size;
     int level;
     bool book;
+    bool ponder; /* think on the opponent's time after each genmove */
     int threads;
     struct clock clock;
     /* The library turns each accepted play or genmove made, for undo: 1, 2
@@ -466,6 +470,14 @@ static void cmd_genmove(struct session *s, const char *id, char **args, int n)
     s->game = next;
     char name[4];
     answer(true, id, "%s", vertex_name(s, r.move, name));
+    if (s->ponder && !othello_board_is_game_over(s->game)) {
+        /* Until the next genmove (or quit), on the reply it expects; a
+         * failure only costs the pondering. */
+        if (s->clock.on) {
+            lim.clock_remaining_ms = (int64_t)(clock_pool(&s->clock, side) * 1000);
+        }
+        othello_engine_ponder(s->engine, s->game, &lim, NULL);
+    }
 }
 
 static void cmd_undo(struct session *s, const char *id)
@@ -680,7 +692,7 @@ static void usage(FILE *out)
 {
     fprintf(out,
             "usage: gtp [--level N] [--hash MB] [--threads N] [--no-book] [--book-file FILE]\n"
-            "           [--weights FILE]\n"
+            "           [--weights FILE] [--ponder]\n"
             "\n"
             "The othello engine as a Go Text Protocol (GTP 2) program, as Othello\n"
             "engines speak it: commands on standard input (protocol_version, name,\n"
@@ -702,6 +714,9 @@ static void usage(FILE *out)
             "                    instead of the library's built-in one\n"
             "  --weights FILE    evaluate with the weights in FILE (written by\n"
             "                    othello-train) instead of the built-in ones\n"
+            "  --ponder          think on the opponent's time: after each genmove,\n"
+            "                    search the reply it expects until the next one (a\n"
+            "                    second core helps)\n"
             "  --help            show this text\n");
 }
 
@@ -734,6 +749,9 @@ int gtp_main(int argc, char **argv, char *first_line, size_t first_len)
             weights_file = value;
         } else if (strcmp(arg, "--no-book") == 0) {
             s.book = false;
+            continue;
+        } else if (strcmp(arg, "--ponder") == 0) {
+            s.ponder = true;
             continue;
         } else {
             usage(stderr);

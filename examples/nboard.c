@@ -621,6 +621,7 @@ struct session {
     int threads; /* limits.threads of every search */
     int selectivity; /* limits.selectivity of every search (-1: the level's) */
     double movetime; /* "set movetime": seconds a move, 0 for none */
+    bool ponder; /* think on the opponent's time after each go */
     struct game_clock clock; /* from the game's GGF and the moves since */
 
     /* The job on the search thread: its own copy of the game. */
@@ -701,6 +702,8 @@ static int final_score(const othello_board *b)
     return diff > 0 ? diff + empties : diff < 0 ? diff - empties : 0;
 }
 
+static void ponder_after(struct session *s, const othello_board *b, int move, othello_search_limits *lim);
+
 static void job_go(struct session *s)
 {
     othello_board *b = s->job_board;
@@ -746,6 +749,32 @@ static void job_go(struct session *s)
     }
     char name[3];
     sendf("=== %s/%.2f/%.3f", move_name(r.move, name), (double)r.score, seconds(r.elapsed_ms));
+    if (s->ponder) {
+        if (lim.clock_remaining_ms >= 0) {
+            /* The clock as it will stand at the next go. */
+            int64_t spent = (int64_t)r.elapsed_ms - lim.clock_increment_ms;
+            lim.clock_remaining_ms = lim.clock_remaining_ms > spent ? lim.clock_remaining_ms - spent : 0;
+        }
+        ponder_after(s, b, r.move, &lim);
+    }
+}
+
+/* Thinks on the opponent's time after `move` in `b` under `lim` (the
+ * next go's limits): the library's thread searches the reply it expects
+ * until the next command that uses the engine. Silent: a failure only
+ * costs the pondering. */
+static void ponder_after(struct session *s, const othello_board *b, int move, othello_search_limits *lim)
+{
+    othello_board *after = othello_board_clone(b);
+    if (after == NULL) {
+        return;
+    }
+    int sq = move;
+    lim->progress = NULL;
+    if (othello_board_play(after, sq, NULL, 0, NULL) == OTHELLO_STATUS_OK && !othello_board_is_game_over(after)) {
+        othello_engine_ponder(s->engine, after, lim, NULL);
+    }
+    othello_board_free(after);
 }
 
 /* The moves the book knows in `b` (none when it is off), best first, into
@@ -1011,7 +1040,7 @@ static void cmd_set(struct session *s, char *args)
     char *value = rest_of(args);
     long v;
     if (what == NULL) {
-        send_error("set: what? (depth, game, movetime, contempt, book, threads, selectivity)");
+        send_error("set: what? (depth, game, movetime, contempt, book, threads, selectivity, ponder)");
     } else if (strcmp(what, "depth") == 0) {
         if (!parse_long(value, 1, 60, &v)) {
             send_error("set depth: \"%.40s\" is not a depth 1..60", value);
@@ -1062,6 +1091,15 @@ static void cmd_set(struct session *s, char *args)
             return;
         }
         s->selectivity = (int)v;
+    } else if (strcmp(what, "ponder") == 0) {
+        if (!parse_long(value, 0, 1, &v)) {
+            send_error("set ponder: \"%.40s\" is not 0 or 1", value);
+            return;
+        }
+        s->ponder = v == 1;
+        if (!s->ponder) {
+            othello_engine_stop(s->engine);
+        }
     } else {
         send_error("set %.40s: unknown setting", what);
     }
@@ -1176,11 +1214,12 @@ static void usage(FILE *out)
 {
     fprintf(out,
             "usage: nboard [--hash MB] [--threads N] [--no-book] [--book-file FILE]\n"
-            "              [--weights FILE]\n"
+            "              [--weights FILE] [--ponder]\n"
             "\n"
             "The othello engine as an NBoard protocol program: commands on standard\n"
             "input (nboard, set depth, set game, set movetime, set contempt, set book,\n"
-            "set threads, set selectivity, move, go, hint, analyze, ping, learn, quit),\n"
+            "set threads, set selectivity, set ponder, move, go, hint, analyze, ping,\n"
+            "learn, quit),\n"
             "replies on standard output.\n"
             "Add it to NBoard or a tournament manager as an engine with this command\n"
             "line.\n"
@@ -1200,6 +1239,9 @@ static void usage(FILE *out)
             "                    instead of the library's built-in one\n"
             "  --weights FILE    evaluate with the weights in FILE (written by\n"
             "                    othello-train) instead of the built-in ones\n"
+            "  --ponder          think on the opponent's time: after each move, search\n"
+            "                    the reply it expects until the next go (a second core\n"
+            "                    helps); set ponder 0/1 changes it\n"
             "  --help            show this text\n");
 }
 
@@ -1208,6 +1250,7 @@ int nboard_main(int argc, char **argv, char *first_line, size_t first_len)
 {
     size_t hash_mb = 64;
     bool book = true;
+    bool ponder = false;
     int threads = 1;
     const char *book_file = NULL;
     const char *weights_file = NULL;
@@ -1228,6 +1271,8 @@ int nboard_main(int argc, char **argv, char *first_line, size_t first_len)
             i++;
         } else if (strcmp(argv[i], "--no-book") == 0) {
             book = false;
+        } else if (strcmp(argv[i], "--ponder") == 0) {
+            ponder = true;
         } else if (strcmp(argv[i], "--book-file") == 0 && i + 1 < argc) {
             book_file = argv[++i];
         } else if (strcmp(argv[i], "--weights") == 0 && i + 1 < argc) {
@@ -1243,6 +1288,7 @@ int nboard_main(int argc, char **argv, char *first_line, size_t first_len)
     struct session s = {0};
     s.level = DEFAULT_LEVEL;
     s.book = book;
+    s.ponder = ponder;
     s.threads = threads;
     s.selectivity = -1;
     s.game = othello_board_new();

@@ -27,7 +27,7 @@
  * library's real engine instead (--threads N: on N threads), and
  * --clock SECONDS (or m:ss, h:mm:ss) gives it a game clock, which "stats"
  * shows after every move; 0 is no clock, as GUIs write a game without one:
- * the level decides.
+ * the level decides. --ponder lets the engine think while the human does.
  *
  * The opening book (the library's, 8x8 only) is on unless --no-book or
  * "book off": "suggest" then gives the book's best move and its value while
@@ -90,6 +90,7 @@ typedef struct {
     bool book;       /* the opening book: suggest and the engine play from it */
     int threads;     /* limits.threads of the engine's searches (--threads) */
     int64_t clock_ms; /* the engine's game clock for O (--clock), -1 for none */
+    bool ponder;     /* the engine thinks on the human's time (--ponder) */
     int mistakes;
     /* The last search, for "stats". */
     bool searched;
@@ -662,29 +663,37 @@ static void print_stats(game *g)
 /* Moves                                                                     */
 
 /* The move `p` chooses for the side to move. */
-static int choose(game *g, const player *p)
+/* The limits of `p`'s search in the current position; true when they
+ * carry the engine's clock. */
+static bool limits_for(const game *g, const player *p, othello_search_limits *lim)
 {
-    othello_search_limits lim;
-    othello_search_limits_init(&lim);
-    lim.strategy = p->strategy;
+    othello_search_limits_init(lim);
+    lim->strategy = p->strategy;
     if (p->strategy == OTHELLO_STRATEGY_CLASSIC) {
-        lim.classic_depth = p->level;
+        lim->classic_depth = p->level;
     } else {
-        lim.level = p->level;
+        lim->level = p->level;
         /* On: as the library's levels have it, from level 1 up. */
-        lim.book = g->book ? -1 : 0;
-        lim.threads = g->threads;
+        lim->book = g->book ? -1 : 0;
+        lim->threads = g->threads;
     }
     bool clocked = p == &g->computer && p->strategy == OTHELLO_STRATEGY_ENGINE && g->clock_ms >= 0;
     if (clocked) {
-        lim.clock_remaining_ms = g->clock_ms;
+        lim->clock_remaining_ms = g->clock_ms;
     }
     if (g->seeded) {
         /* Same seed, same game; a different draw at every move. */
-        lim.randomness = 1;
-        lim.seed = g->seed * UINT64_C(0x9E3779B97F4A7C15) +
-                   (uint64_t)othello_board_move_number(g->board);
+        lim->randomness = 1;
+        lim->seed = g->seed * UINT64_C(0x9E3779B97F4A7C15) +
+                    (uint64_t)othello_board_move_number(g->board);
     }
+    return clocked;
+}
+
+static int choose(game *g, const player *p)
+{
+    othello_search_limits lim;
+    bool clocked = limits_for(g, p, &lim);
     othello_status st = othello_engine_search(g->engine, g->board, &lim, &g->last);
     if (st != OTHELLO_STATUS_OK) {
         fail(g, "search", st);
@@ -770,6 +779,14 @@ static void computer_turn(game *g, othello_color side)
     printf("\n%s moves at %s\n", side == OTHELLO_COLOR_WHITE ? "Computer" : "Nonplayer",
            square_text(g, square, name));
     play(g, square);
+    /* --ponder: the engine thinks while the human does, until its next
+     * search (or anything else that uses it). */
+    if (g->ponder && p == &g->computer && !g->autoplay && p->strategy == OTHELLO_STRATEGY_ENGINE &&
+        !othello_board_is_game_over(g->board)) {
+        othello_search_limits lim;
+        limits_for(g, p, &lim);
+        othello_engine_ponder(g->engine, g->board, &lim, NULL);
+    }
 }
 
 /* "undo": takes back the turns up to and including the human's last move,
@@ -946,7 +963,7 @@ static void usage(FILE *out)
 {
     fprintf(out,
             "usage: othello [--engine LEVEL] [--standard] [--seed N] [--size N] [--no-book]\n"
-            "               [--threads N] [--clock SECONDS]\n"
+            "               [--threads N] [--clock SECONDS] [--ponder]\n"
             "\n"
             "OTHELLO v" GAME_VERSION " by Jonathan Dubman (1986), on the othello library.\n"
             "You play X against the computer's O; type help during the game.\n"
@@ -977,6 +994,9 @@ static void usage(FILE *out)
             "                  caps its effort; 60: as much as the clock allows); stats\n"
             "                  shows the time left after every move; 0 (or 0:00) is no\n"
             "                  clock, as a GUI writes it: the level decides\n"
+            "  --ponder        the engine (--engine) thinks while you do, on the reply\n"
+            "                  it expects: its next move comes sooner, or better on a\n"
+            "                  clock (a second core helps)\n"
             "  --help          show this text\n");
 }
 
@@ -1051,6 +1071,8 @@ static void parse_args(game *g, int argc, char **argv, bool *engine_given)
             g->standard = true;
         } else if (strcmp(argv[i], "--no-book") == 0) {
             g->book = false;
+        } else if (strcmp(argv[i], "--ponder") == 0) {
+            g->ponder = true;
         } else if ((value = option_value(argc, argv, &i, "--engine")) != NULL) {
             int level = parse_level(value, 0, 60);
             if (level < 0) {

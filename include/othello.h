@@ -299,7 +299,9 @@ typedef struct othello_board othello_board;
  * othello_engine_search() / _analyze() / _clear() on the same engine gets
  * OTHELLO_STATUS_BUSY (no data race). othello_engine_stop() may be called
  * from any thread at any time while the engine exists. Different engines
- * search in parallel freely.
+ * search in parallel freely. Pondering (othello_engine_ponder()) runs on a
+ * thread of the library's, and the next call that searches, analyses,
+ * clears or changes the engine ends it first.
  */
 typedef struct othello_engine othello_engine;
 
@@ -855,20 +857,23 @@ othello_status othello_engine_book_moves(const struct othello_engine *e,
 struct othello_engine *othello_engine_new(size_t hash_mb);
 
 /**
- * Releases an engine. NULL is accepted. No search may be running on it.
+ * Releases an engine. NULL is accepted. No search may be running on it; a
+ * pondering one is stopped first.
  */
 void othello_engine_free(struct othello_engine *e);
 
 /**
- * Forgets the transposition table (for a new game). Does nothing for NULL or
- * while a search runs on the engine (the last error says so).
+ * Forgets the transposition table (for a new game), after ending the
+ * pondering. Does nothing for NULL or while a search runs on the engine
+ * (the last error says so).
  */
 void othello_engine_clear(struct othello_engine *e);
 
 /**
  * Asks the running search on `e` to stop: it returns promptly with the best
- * move so far and `stopped` set. Safe from any thread; no effect if no
- * search is running (a later search is not affected). NULL is ignored.
+ * move so far and `stopped` set. Ends the pondering too (its thread stops
+ * within milliseconds). Safe from any thread; no effect if no search is
+ * running (a later search is not affected). NULL is ignored.
  */
 void othello_engine_stop(const struct othello_engine *e);
 
@@ -889,6 +894,32 @@ othello_status othello_engine_search(struct othello_engine *e,
                                      const struct othello_board *b,
                                      const struct othello_search_limits *lim,
                                      struct othello_search_result *out);
+
+/**
+ * Thinks on the opponent's time. `b` is the position after the engine's
+ * move, the opponent to move; `lim` (NULL = the defaults) the limits of
+ * the engine's next search, its clock as it stands. The engine expects
+ * the reply its last search saw as best (else a shallow search's), writes
+ * it to `*expected` (may be NULL; OTHELLO_PASS when the opponent must
+ * pass), and returns at once, searching the position that reply leads to
+ * on a thread of the library's: a fixed level as it will search it, a
+ * time limit or a clock as long as the move itself may take at most.
+ * The next call on `e` that searches, analyses, clears or changes it,
+ * othello_engine_stop() and othello_engine_free() end the pondering
+ * (within milliseconds). When that call is othello_engine_search() on the
+ * expected position, it starts from what the pondering found: its move at
+ * once when the pondering finished with the same limits (time and clock
+ * aside; `elapsed_ms` is then this call's, `nodes` the pondering's), else
+ * a search on the table the pondering filled. Nothing is searched where
+ * the next search would not (a book position, another strategy). The
+ * progress callback is not called while pondering. GAME_OVER when
+ * neither side can move in `b`; BUSY while a search runs on `e`. Since
+ * 0.4.
+ */
+othello_status othello_engine_ponder(struct othello_engine *e,
+                                     const struct othello_board *b,
+                                     const struct othello_search_limits *lim,
+                                     int *expected);
 
 /**
  * Scores every legal move of the side to move, best first, into

@@ -53,6 +53,9 @@ pub trait AnyGame: Send + Sync + std::fmt::Debug {
         stop: &AtomicBool,
         progress: &mut dyn FnMut(&Progress),
     ) -> Result<SearchResult, Error>;
+    /// `engine` thinks on the opponent's time from here (see
+    /// [`Engine::ponder`]): the reply it expects.
+    fn ponder(&self, engine: &mut Engine, limits: &Limits) -> Result<Option<u32>, Error>;
     /// The moves `engine`'s opening book knows here, best first.
     fn book_moves(&self, engine: &Engine) -> Vec<crate::book::BookMove>;
     /// Every legal move scored, best first.
@@ -150,6 +153,9 @@ impl<G: Geometry> AnyGame for Game<G> {
         progress: &mut dyn FnMut(&Progress),
     ) -> Result<SearchResult, Error> {
         engine.search(self.position(), limits, stop, progress)
+    }
+    fn ponder(&self, engine: &mut Engine, limits: &Limits) -> Result<Option<u32>, Error> {
+        engine.ponder(self.position(), limits)
     }
     fn book_moves(&self, engine: &Engine) -> Vec<crate::book::BookMove> {
         engine.book_moves(self.position())

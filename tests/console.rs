@@ -611,10 +611,22 @@ impl Session {
 /// in lower case). Each move must show on the next board with its flips.
 #[test]
 fn typed_game_to_the_end() {
-    let mut s = Session::start(game(), &[]);
+    typed_game(&[]);
+}
+
+/// The same against the engine pondering while the moves are typed.
+#[test]
+fn typed_game_against_a_pondering_engine() {
+    typed_game(&["--engine", "4", "--ponder"]);
+}
+
+fn typed_game(args: &[&str]) {
+    let mut s = Session::start(game(), args);
     s.send(""); // instructions: the default, no
     s.send(""); // go first: the default, yes
-    s.send("0"); // skill level
+    if !args.contains(&"--engine") {
+        s.send("0"); // skill level
+    }
     let mut seen = 0;
     let mut expected: Option<Cells> = None;
     let mut typed = 0;

@@ -756,6 +756,39 @@ fn bad_command_lines() {
 }
 
 #[test]
+fn pondering_between_genmoves() {
+    // With --ponder and a clock, the engine plays black by genmove and
+    // ponders while white's moves come by play: every move legal, the
+    // board and the score as the rules say.
+    let mut s = Session::start(gtp_exe(), &["--level", "6", "--ponder"], &[]);
+    s.ok("time_settings 20 0 0");
+    let mut game = Game::<S8>::new();
+    let mut rng = othello::rng::Rng::new(4);
+    while !game.is_game_over() {
+        let color = game.side_to_move();
+        if game.must_pass() {
+            game.pass().expect("a pass");
+            continue;
+        }
+        let sq = if color == Color::Black {
+            let mv = s.ok("genmove black");
+            parse_square(8, &mv).unwrap_or_else(|_| panic!("{mv:?}\n{}", s.transcript()))
+        } else {
+            let moves: Vec<u32> = game.legal_moves().squares().collect();
+            let sq = moves[rng.below(moves.len())];
+            s.ok(&format!("play white {}", square_name(8, sq)));
+            sq
+        };
+        assert!(game.legal_moves().has(sq), "{}", s.transcript());
+        game.play(sq).expect("a legal move");
+        assert_eq!(s.board_rows(), rows_of(&game));
+    }
+    assert_eq!(s.ok("final_score"), score_text(&game));
+    s.ok("quit");
+    assert!(s.finish().is_empty());
+}
+
+#[test]
 fn no_book_and_threads() {
     // The flags nboard shares: each session plays a legal first move.
     for args in [&["--no-book"][..], &["--threads", "2"][..]] {

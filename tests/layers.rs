@@ -52,7 +52,10 @@ const LAYERS: &[(&str, &[&str])] = &[
     ),
     ("notation", &["notation", "obf"]),
     ("search", &["search"]),
-    ("engine", &["search::engine", "search::root"]),
+    (
+        "engine",
+        &["search::engine", "search::root", "search::ponder"],
+    ),
     ("any", &["any"]),
     ("ffi", &["ffi"]),
 ];

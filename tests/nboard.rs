@@ -621,6 +621,60 @@ fn hints_and_go_on_threads() {
     assert!(s.finish().is_empty());
 }
 
+#[test]
+fn pondering_keeps_go_exact() {
+    // With --ponder the engine thinks after each go on the reply it
+    // expects; the next go, after that reply or another, still answers
+    // the exact best move and score (depth 10 solves from 20 empties).
+    use othello::engine::{Engine, Limits};
+    let mut s = Session::start_with(nboard_exe(), &["--ponder"]);
+    s.send("nboard 2");
+    s.send("set depth 10");
+    s.ping(1);
+    let mut after = parse_board::<S8>(FFO1).expect("FFO #1");
+    after.play(sq("g8")).expect("g8");
+    let replies: Vec<u32> = after.legal_moves().squares().take(3).collect();
+    let mut exact = Engine::new(16);
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    for (n, &reply) in replies.iter().enumerate() {
+        s.send(&format!("set game {}", ggf(FFO1, &[])));
+        s.ping(10 + n as u32);
+        let (_, mv) = s.go();
+        assert_eq!(mv, "g8");
+        // The engine ponders now; the GUI sends the game so far, as
+        // NBoard does, then go.
+        let moves = ["g8".to_string(), square_name(8, reply)];
+        s.send(&format!("set game {}", ggf(FFO1, &moves)));
+        let (lines, mv) = s.go();
+        let mut pos = after.clone();
+        pos.play(reply).expect("a reply");
+        let want = exact
+            .search(
+                pos.position(),
+                &Limits::explicit(4, 60, 60).unwrap(),
+                &stop,
+                &mut |_| {},
+            )
+            .unwrap();
+        assert!(want.exact);
+        let answer = lines.last().unwrap();
+        let eval: f64 = answer.split('/').nth(1).unwrap().parse().unwrap();
+        assert_eq!(
+            eval as i32 * 100,
+            want.score,
+            "after g8 {}: {answer}",
+            moves[1]
+        );
+        assert!(pos.legal_moves().has(sq(&mv)), "{mv}");
+    }
+    // set ponder turns it off and on; anything else is refused.
+    assert!(s.replies("set ponder 0", 20).is_empty());
+    assert!(s.replies("set ponder 1", 21).is_empty());
+    s.expect_error("set ponder 2", 22, "set ponder");
+    s.expect_error("set ponder", 23, "set ponder");
+    assert!(s.finish().is_empty());
+}
+
 /// The time of a `=== MOVE/EVAL/TIME` line, in seconds.
 fn reply_time(line: &str) -> f64 {
     let time = line.rsplit('/').next().expect("a time");

@@ -189,6 +189,63 @@ fn a_stop_from_another_thread_ends_every_thread() {
 }
 
 #[test]
+fn pondering_on_several_threads_with_stops_keeps_exact_scores() {
+    // An engine plays both sides of endgames, pondering on two threads
+    // after each move while another thread stops the pondering at random
+    // moments; every exact score is checked against a fresh one-thread
+    // engine's.
+    let finished: &AtomicBool = Box::leak(Box::new(AtomicBool::new(false)));
+    let mut engine = Engine::new(4);
+    let flag = engine.ponder_stop();
+    let quiet = AtomicBool::new(false);
+    std::thread::scope(|s| {
+        s.spawn(move || {
+            let mut rng = Rng::new(3);
+            while !finished.load(Ordering::Relaxed) {
+                std::thread::sleep(Duration::from_millis(1 + rng.below(8) as u64));
+                flag.store(true, Ordering::Relaxed);
+            }
+        });
+        let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            let mut rng = Rng::new(21);
+            let mut reference = Engine::new(4);
+            for game in 0..3 {
+                let mut pos = random_position(&mut rng, 44 + game);
+                while !pos.is_game_over() {
+                    if pos.legal_moves() == 0 {
+                        pos = pos.pass();
+                        continue;
+                    }
+                    let r = engine.search(pos, &exact(2), &quiet, &mut |_| {}).unwrap();
+                    reference.clear();
+                    let want = reference.search(pos, &exact(1), &quiet, &mut |_| {});
+                    assert_eq!(r.score, want.unwrap().score, "game {game}");
+                    pos = pos.play(r.best.unwrap()).unwrap();
+                    if pos.is_game_over() {
+                        break;
+                    }
+                    // The opponent plays the expected reply half the time.
+                    let expected = engine.ponder(pos, &exact(2)).unwrap();
+                    std::thread::sleep(Duration::from_millis(rng.below(4) as u64));
+                    let moves: Vec<u32> = (0..64)
+                        .filter(|&s| pos.legal_moves() >> s & 1 == 1)
+                        .collect();
+                    pos = match expected.filter(|_| rng.below(2) == 0) {
+                        _ if moves.is_empty() => pos.pass(),
+                        Some(sq) => pos.play(sq).unwrap(),
+                        None => pos.play(moves[rng.below(moves.len())]).unwrap(),
+                    };
+                }
+            }
+        }));
+        finished.store(true, Ordering::Relaxed);
+        if let Err(p) = outcome {
+            std::panic::resume_unwind(p);
+        }
+    });
+}
+
+#[test]
 fn engines_of_several_threads_at_once_with_stops() {
     // Four engines of 1..=3 threads, each searched from its own thread on
     // random positions at once, one of them stopped at random moments from

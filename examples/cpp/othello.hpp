@@ -506,7 +506,20 @@ public:
     }
 
     void clear() { othello_engine_clear(handle()); }
+    /// Stops the running search, and the pondering.
     void stop() const noexcept { othello_engine_stop(e_); }
+
+    /// Thinks on the opponent's time: `after` is the position after the
+    /// engine's move, `limits` those of its next search. Returns at once
+    /// with the reply it expects (pass when the opponent must pass); the
+    /// next search, analysis, clear or change of the engine, or stop(),
+    /// ends the pondering (see othello_engine_ponder).
+    int ponder(const board &after, const search_limits &limits = {}) {
+        othello_search_limits lim = limits.c();
+        int expected = pass;
+        detail::check(othello_engine_ponder(handle(), after.handle(), &lim, &expected));
+        return expected;
+    }
 
     /// Searches `b` for the side to move. `progress` (may be empty) runs on
     /// the calling thread after each iteration; an exception it throws stops

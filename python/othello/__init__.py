@@ -406,6 +406,7 @@ _PROTOTYPES = {
         c_int32,
         [_EngineP, _BoardP, POINTER(_SearchLimits), POINTER(_SearchResult)],
     ),
+    "othello_engine_ponder": (c_int32, [_EngineP, _BoardP, POINTER(_SearchLimits), _IntP]),
     "othello_engine_analyze": (
         c_int32,
         [_EngineP, _BoardP, POINTER(_SearchLimits), POINTER(_MoveScore), c_size_t, _SizeP],
@@ -1073,10 +1074,27 @@ class Engine:
         _lib.othello_engine_clear(self._h)
 
     def stop(self) -> None:
-        """Asks the running search to return now with its best move so far.
-        Any thread; no effect when no search runs."""
+        """Asks the running search to return now with its best move so far,
+        and ends the pondering. Any thread; no effect when no search runs."""
         if not self.closed:
             _lib.othello_engine_stop(self._handle)
+
+    def ponder(self, after: Board, **limits: int) -> Square:
+        """Thinks on the opponent's time: ``after`` is the position after the
+        engine's move, ``limits`` (as for ``search()``, without ``progress``)
+        those of its next search. Returns at once with the reply the engine
+        expects (a pass when the opponent must pass) and searches the position
+        it leads to on a thread of the library's. The next ``search()``,
+        ``analyze()``, ``clear()``, change of the engine, ``stop()`` or
+        ``close()`` ends it; a ``search()`` of the expected position starts
+        from what it found (its move at once when it finished with the same
+        limits but for the time)."""
+        if not isinstance(after, Board):
+            raise TypeError("ponder() needs a Board")
+        lim = self._limits(limits)
+        expected = c_int(PASS)
+        _check(_lib.othello_engine_ponder(self._h, after._h, byref(lim), byref(expected)))
+        return Square(expected.value, after.size)
 
     @staticmethod
     def _limits(fields: Dict[str, int]) -> _SearchLimits:

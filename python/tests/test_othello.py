@@ -307,6 +307,29 @@ class EngineTest(unittest.TestCase):
             e.stop()  # no search running: no effect
             self.assertFalse(e.search(b, level=1).stopped)
 
+    def test_ponder(self):
+        """Pondering after g8 expects a legal reply; the search after it stays
+        exact; stop() and close() end it; bad input raises."""
+        with othello.Board.from_string(FFO1) as b, othello.Engine(16) as e:
+            b.play("g8")
+            expected = e.ponder(b, level=10)
+            self.assertIn(expected, b.legal_moves())
+            b.play(expected)
+            r = e.search(b, level=10)
+            self.assertTrue(r.exact and not r.stopped)
+            self.assertGreaterEqual(r.score, 18)
+            self.assertIn(e.ponder(b, level=60, clock_remaining_ms=600000), b.legal_moves())
+            e.stop()
+            self.assertFalse(e.search(b, level=1).stopped)
+            with self.assertRaises(othello.InvalidArgumentError):
+                e.ponder(b, level=61)
+            with self.assertRaises(TypeError):
+                e.ponder("g8")  # type: ignore[arg-type]
+            e.ponder(b, level=60, clock_remaining_ms=600000)
+        with othello.Board.from_string("X" * 64 + " X") as over, othello.Engine(1) as e:
+            with self.assertRaises(othello.GameOverError):
+                e.ponder(over)
+
     def test_busy(self):
         """A second search on a busy engine raises BusyError; others run."""
         inside = threading.Event()

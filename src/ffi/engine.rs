@@ -15,6 +15,7 @@ use othello_status::*;
 use std::cell::UnsafeCell;
 use std::ffi::{c_int, c_void};
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::Duration;
 
 /// The longest principal variation a result carries.
@@ -192,10 +193,14 @@ pub struct othello_move_score {
 /// othello_engine_search() / _analyze() / _clear() on the same engine gets
 /// OTHELLO_STATUS_BUSY (no data race). othello_engine_stop() may be called
 /// from any thread at any time while the engine exists. Different engines
-/// search in parallel freely.
+/// search in parallel freely. Pondering (othello_engine_ponder()) runs on a
+/// thread of the library's, and the next call that searches, analyses,
+/// clears or changes the engine ends it first.
 pub struct othello_engine {
     stop: AtomicBool,
     busy: AtomicBool,
+    /// The engine's pondering flag, set by othello_engine_stop().
+    ponder_stop: Arc<AtomicBool>,
     engine: UnsafeCell<Engine>,
 }
 
@@ -293,31 +298,36 @@ pub extern "C" fn othello_engine_new(hash_mb: usize) -> *mut othello_engine {
         Ok(Box::into_raw(Box::new(othello_engine {
             stop: AtomicBool::new(false),
             busy: AtomicBool::new(false),
+            ponder_stop: engine.ponder_stop(),
             engine: UnsafeCell::new(engine),
         })))
     })
 }
 
-/// Releases an engine. NULL is accepted. No search may be running on it.
+/// Releases an engine. NULL is accepted. No search may be running on it; a
+/// pondering one is stopped first.
 #[no_mangle]
 pub unsafe extern "C" fn othello_engine_free(e: *mut othello_engine) {
     free_handle(e)
 }
 
-/// Forgets the transposition table (for a new game). Does nothing for NULL or
-/// while a search runs on the engine (the last error says so).
+/// Forgets the transposition table (for a new game), after ending the
+/// pondering. Does nothing for NULL or while a search runs on the engine
+/// (the last error says so).
 #[no_mangle]
 pub unsafe extern "C" fn othello_engine_clear(e: *mut othello_engine) {
     boundary((), || configure(e, |engine| engine.clear()))
 }
 
 /// Asks the running search on `e` to stop: it returns promptly with the best
-/// move so far and `stopped` set. Safe from any thread; no effect if no
-/// search is running (a later search is not affected). NULL is ignored.
+/// move so far and `stopped` set. Ends the pondering too (its thread stops
+/// within milliseconds). Safe from any thread; no effect if no search is
+/// running (a later search is not affected). NULL is ignored.
 #[no_mangle]
 pub unsafe extern "C" fn othello_engine_stop(e: *const othello_engine) {
     boundary((), || {
         let e = engine_ref(e)?;
+        e.ponder_stop.store(true, Ordering::SeqCst);
         if e.busy.load(Ordering::SeqCst) {
             e.stop.store(true, Ordering::SeqCst);
             // The search may have ended (and cleared the flag) between the
@@ -585,6 +595,45 @@ pub unsafe extern "C" fn othello_engine_search(
         };
         let result = game.search(claim.engine(), &limits, &engine.stop, &mut report)?;
         fill_result(&result, out);
+        Ok(())
+    })
+}
+
+/// Thinks on the opponent's time. `b` is the position after the engine's
+/// move, the opponent to move; `lim` (NULL = the defaults) the limits of
+/// the engine's next search, its clock as it stands. The engine expects
+/// the reply its last search saw as best (else a shallow search's), writes
+/// it to `*expected` (may be NULL; OTHELLO_PASS when the opponent must
+/// pass), and returns at once, searching the position that reply leads to
+/// on a thread of the library's: a fixed level as it will search it, a
+/// time limit or a clock as long as the move itself may take at most.
+/// The next call on `e` that searches, analyses, clears or changes it,
+/// othello_engine_stop() and othello_engine_free() end the pondering
+/// (within milliseconds). When that call is othello_engine_search() on the
+/// expected position, it starts from what the pondering found: its move at
+/// once when the pondering finished with the same limits (time and clock
+/// aside; `elapsed_ms` is then this call's, `nodes` the pondering's), else
+/// a search on the table the pondering filled. Nothing is searched where
+/// the next search would not (a book position, another strategy). The
+/// progress callback is not called while pondering. GAME_OVER when
+/// neither side can move in `b`; BUSY while a search runs on `e`. Since
+/// 0.4.
+#[no_mangle]
+pub unsafe extern "C" fn othello_engine_ponder(
+    e: *mut othello_engine,
+    b: *const othello_board,
+    lim: *const othello_search_limits,
+    expected: *mut c_int,
+) -> othello_status {
+    boundary_status(|| {
+        let engine = engine_ref(e)?;
+        let game = board_ref(b)?;
+        let limits = convert_limits(&read_limits(lim)?)?;
+        let claim = Claim::take(engine)?;
+        let reply = game.ponder(claim.engine(), &limits)?;
+        if let Some(expected) = expected.as_mut() {
+            *expected = square_int(reply);
+        }
         Ok(())
     })
 }

@@ -9,6 +9,7 @@
 pub use super::limits::*;
 use super::midgame::{Searcher, INF};
 use super::parallel::{resolve_threads, Busy, Team};
+use super::ponder::{ponder_limits, Ponder, Pondered};
 use super::probcut;
 use super::root::{self, exact_solver, Task, Thread};
 pub use super::root::{Progress, SearchResult};
@@ -22,6 +23,7 @@ use crate::error::Error;
 use crate::eval::{Evaluate, Evaluator, SCALE};
 use crate::rng::Rng;
 use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 use std::time::Instant;
 
 /// One legal move with its score, as `analyze` reports it.
@@ -35,13 +37,20 @@ pub struct MoveScore {
 /// An engine owns a transposition table, reused across the moves of a game
 /// (and cleared when the board size changes), and the evaluation choice.
 pub struct Engine {
-    table: Table,
+    /// The search on the opponent's time, while it runs. First, so that
+    /// dropping the engine stops it before the rest goes.
+    ponder: Option<Ponder>,
+    /// Shared with the pondering thread while there is one; the engine's
+    /// alone otherwise (every `&mut self` method ends the pondering first).
+    table: Arc<Table>,
     /// The evaluation at the midgame search's leaves.
-    eval: Evaluator,
+    eval: Arc<Evaluator>,
     /// The board side of the table's entries (0: none yet).
     size: u32,
     /// The opening book of 8x8 searches whose limits ask for it.
     book: BookChoice,
+    /// Stops the pondering; see [`Engine::ponder_stop`].
+    ponder_stop: Arc<AtomicBool>,
 }
 
 /// The default table size in MiB.
@@ -62,10 +71,12 @@ impl Engine {
             hash_mb
         };
         Some(Engine {
-            table: Table::try_new(mb)?,
-            eval: Evaluator::default(),
+            ponder: None,
+            table: Arc::new(Table::try_new(mb)?),
+            eval: Arc::new(Evaluator::default()),
             size: 0,
             book: BookChoice::Builtin,
+            ponder_stop: Arc::default(),
         })
     }
 
@@ -98,23 +109,126 @@ impl Engine {
     /// meaning). The table is cleared: its midgame scores came from the
     /// previous evaluation.
     pub fn set_evaluator(&mut self, eval: Evaluator) {
-        self.eval = eval;
-        self.table.clear();
+        self.end_ponder();
+        self.eval = Arc::new(eval);
+        self.table_mut().clear();
     }
 
     /// Forgets the table (for a new game).
     pub fn clear(&mut self) {
-        self.table.clear();
+        self.table_mut().clear();
     }
 
-    fn prepare<G: Geometry>(&mut self) {
-        if self.size != G::N {
-            if self.size != 0 {
-                self.table.clear();
-            }
-            self.size = G::N;
+    /// The table, the engine's alone: the pondering ended.
+    fn table_mut(&mut self) -> &mut Table {
+        self.end_ponder();
+        Arc::get_mut(&mut self.table).expect("only a pondering thread shares the table")
+    }
+
+    /// Readies the table for a search of a `G` board: cleared when the
+    /// size changes, its entries aged unless they are the pondering's on
+    /// this move.
+    fn prepare<G: Geometry>(&mut self, after_ponder: bool) {
+        let fresh = self.size != G::N;
+        let table = self.table_mut();
+        if fresh {
+            table.clear();
+        } else if !after_ponder {
+            table.new_search();
         }
-        self.table.new_search();
+        self.size = G::N;
+    }
+
+    /// Whether the engine is thinking on the opponent's time.
+    pub fn is_pondering(&self) -> bool {
+        self.ponder.is_some()
+    }
+
+    /// Whether the pondering has ended by itself, its limits reached (false
+    /// when the engine is not pondering).
+    pub fn ponder_finished(&self) -> bool {
+        self.ponder.as_ref().is_some_and(Ponder::is_finished)
+    }
+
+    /// The flag that stops the pondering from any thread (the next call
+    /// on the engine then waits only for its thread to notice).
+    pub fn ponder_stop(&self) -> Arc<AtomicBool> {
+        Arc::clone(&self.ponder_stop)
+    }
+
+    /// Ends the pondering, if any: stops its thread and waits for it.
+    pub fn stop_pondering(&mut self) {
+        self.end_ponder();
+    }
+
+    /// As [`Engine::stop_pondering`]: what the pondering found.
+    fn end_ponder(&mut self) -> Option<Pondered> {
+        Some(self.ponder.take()?.finish())
+    }
+
+    /// Starts thinking on the opponent's time. `after` is the position
+    /// after the engine's move, the opponent to move; `limits` those of
+    /// the engine's next search. The engine expects the reply its table
+    /// gives (else a shallow search's) and searches the position it leads
+    /// to on a thread of its own, until the next call on the engine or
+    /// [`Engine::ponder_stop`]. Returns the expected reply (None: a pass).
+    /// Nothing is searched where the next search would not: a position of
+    /// the opening book, another strategy than the engine's.
+    pub fn ponder<G: Geometry>(
+        &mut self,
+        after: Position<G>,
+        limits: &Limits,
+    ) -> Result<Option<u32>, Error> {
+        limits.validate()?;
+        self.end_ponder();
+        if after.is_game_over() {
+            return Err(Error::GameOver);
+        }
+        let reply = self.expected_reply(after);
+        let pos = match reply {
+            Some(sq) => after.play_with(sq, after.flips(sq)),
+            None => after.pass(),
+        };
+        if pos.legal_moves().is_zero()
+            || limits.strategy != Strategy::Engine
+            || (limits.plays_book() && !self.book_moves(pos).is_empty())
+        {
+            return Ok(reply);
+        }
+        self.prepare::<G>(false);
+        let (table, eval) = (Arc::clone(&self.table), Arc::clone(&self.eval));
+        let pondering = ponder_limits(limits, pos.empties().count());
+        let think = move |stop: &AtomicBool| {
+            let moves = pos.legal_moves();
+            think(&table, &eval, pos, moves, &pondering, stop, &mut |_| {})
+        };
+        let stop = self.ponder_stop();
+        self.ponder = Some(Ponder::start(pos, limits, stop, think).map_err(|e| {
+            Error::InvalidArgument(format!("cannot start the pondering thread: {e}"))
+        })?);
+        Ok(reply)
+    }
+
+    /// The opponent's reply the engine expects in `pos`: the table's best
+    /// move, else a shallow search's (None: a pass).
+    fn expected_reply<G: Geometry>(&mut self, pos: Position<G>) -> Option<u32> {
+        let moves = pos.legal_moves();
+        if moves.is_zero() {
+            return None;
+        }
+        if self.size == G::N {
+            if let Some(e) = self.table.probe(crate::board::key(pos)) {
+                if u32::from(e.best) < G::SQUARES && moves.has(u32::from(e.best)) {
+                    return Some(u32::from(e.best));
+                }
+            }
+        }
+        let mut limits = Limits::explicit(4, 0, 0).expect("depth 4 is valid");
+        limits.selectivity = 0;
+        let stop = AtomicBool::new(false);
+        self.search(pos, &limits, &stop, &mut |_| {})
+            .ok()
+            .and_then(|r| r.best)
     }
 
     /// Searches `pos` under `limits`. `stop` may be set from another thread:
@@ -143,6 +257,7 @@ impl Engine {
         progress: &mut dyn FnMut(&Progress),
     ) -> Result<SearchResult, Error> {
         limits.validate()?;
+        let pondered = self.end_ponder();
         let restricted = moves != pos.legal_moves();
         let moves = moves & pos.legal_moves();
         let start = Instant::now();
@@ -152,7 +267,7 @@ impl Engine {
         if pos.legal_moves().is_zero() {
             let passed = pos.pass();
             return Ok(SearchResult {
-                score: -Evaluate::<G>::evaluate(&self.eval, passed.player, passed.opponent),
+                score: -Evaluate::<G>::evaluate(&*self.eval, passed.player, passed.opponent),
                 elapsed: start.elapsed(),
                 ..SearchResult::default()
             });
@@ -161,6 +276,14 @@ impl Engine {
             return Err(Error::InvalidArgument(
                 "no legal move among the moves to search".into(),
             ));
+        }
+        if let Some(mut r) = pondered
+            .as_ref()
+            .filter(|_| !restricted)
+            .and_then(|p| p.answers(pos, limits))
+        {
+            r.elapsed = start.elapsed();
+            return Ok(r);
         }
         let mut rng = Rng::new(limits.seed);
         if limits.plays_book() && !restricted {
@@ -173,27 +296,9 @@ impl Engine {
             r.elapsed = start.elapsed();
             return Ok(r);
         }
-        self.prepare::<G>();
-        let plan = Plan::new(limits, pos.empties().count(), start);
-        let selectivity = if plan.is_some() {
-            limits.timed_selectivity
-        } else {
-            limits.selectivity
-        };
-        let mut budget = budget(stop, limits, plan.as_ref().and_then(Plan::deadline));
-        let task = Task {
-            table: &self.table,
-            eval: &self.eval,
-            pos,
-            moves,
-            limits,
-            plan,
-            start,
-            cut: probcut::SELECTIVITY_T[selectivity as usize],
-        };
-        let mut result = run_threads(&task, &mut budget, progress, &mut rng);
-        result.nodes = budget.nodes;
-        result.stopped = budget.stopped;
+        // The pondering's entries for this position are this move's.
+        self.prepare::<G>(pondered.is_some_and(|p| p.on(pos)));
+        let mut result = think(&self.table, &self.eval, pos, moves, limits, stop, progress);
         result.elapsed = start.elapsed();
         Ok(result)
     }
@@ -250,7 +355,7 @@ impl Engine {
         if pos.is_game_over() {
             return Err(Error::GameOver);
         }
-        self.prepare::<G>();
+        self.prepare::<G>(false);
         let start = Instant::now();
         // Analysis takes its time limit as a plain deadline.
         let mut budget = budget(stop, limits, limits.time.and_then(|t| start.checked_add(t)));
@@ -267,7 +372,7 @@ impl Engine {
                 let mut searcher = Searcher {
                     table: &self.table,
                     budget: &mut budget,
-                    eval: &self.eval,
+                    eval: &*self.eval,
                     cut: probcut::SELECTIVITY_T[limits.selectivity as usize],
                     busy: None,
                 };
@@ -321,6 +426,43 @@ fn strategy_move<G: Geometry>(
     };
     result.pv = result.best.into_iter().collect();
     Some(result)
+}
+
+/// The engine's own search of `pos` among `moves` under `limits`, on
+/// `table` and `eval`.
+fn think<G: Geometry>(
+    table: &Table,
+    eval: &Evaluator,
+    pos: Position<G>,
+    moves: G::B,
+    limits: &Limits,
+    stop: &AtomicBool,
+    progress: &mut dyn FnMut(&Progress),
+) -> SearchResult {
+    let start = Instant::now();
+    let mut rng = Rng::new(limits.seed);
+    let plan = Plan::new(limits, pos.empties().count(), start);
+    let selectivity = if plan.is_some() {
+        limits.timed_selectivity
+    } else {
+        limits.selectivity
+    };
+    let mut budget = budget(stop, limits, plan.as_ref().and_then(Plan::deadline));
+    let task = Task {
+        table,
+        eval,
+        pos,
+        moves,
+        limits,
+        plan,
+        start,
+        cut: probcut::SELECTIVITY_T[selectivity as usize],
+    };
+    let mut result = run_threads(&task, &mut budget, progress, &mut rng);
+    result.nodes = budget.nodes;
+    result.stopped = budget.stopped;
+    result.elapsed = start.elapsed();
+    result
 }
 
 /// The search of the root ([`root::run`]) on `limits.threads` threads: the
@@ -525,6 +667,127 @@ mod tests {
         explicit.time = Some(Duration::from_secs(60));
         let by_time = search(&explicit);
         assert_eq!((by_time.depth, by_time.score), (exact.depth, exact.score));
+    }
+
+    /// A position of `empties` empties from which the side to move has a
+    /// move, the opponent a reply.
+    fn ponderable(seed: u64, empties: u32) -> Position<S8> {
+        use crate::board::testing::random_position;
+        let mut rng = crate::rng::Rng::new(seed);
+        loop {
+            let pos = random_position::<S8>(&mut rng, empties).expect("a position");
+            if pos.legal_moves().count() >= 2 {
+                return pos;
+            }
+        }
+    }
+
+    fn wait_for_ponder(e: &Engine) {
+        let start = Instant::now();
+        while !e.ponder_finished() {
+            assert!(
+                start.elapsed() < Duration::from_secs(60),
+                "pondering never ended"
+            );
+            std::thread::sleep(Duration::from_millis(1));
+        }
+    }
+
+    #[test]
+    fn a_pondered_fixed_search_is_played_at_once_on_the_expected_position() {
+        let limits = Limits::level(8).unwrap();
+        let stopped = AtomicBool::new(true);
+        let go = AtomicBool::new(false);
+        let mut e = Engine::new(8);
+        let after = ponderable(11, 36);
+        let reply = e.ponder(after, &limits).unwrap().expect("a reply");
+        assert!(e.is_pondering() && after.legal_moves().has(reply));
+        wait_for_ponder(&e);
+        let expected = after.play(reply).unwrap();
+        // A stop set before the search would end any search at once: the
+        // pondering's result comes whole.
+        let r = e.search(expected, &limits, &stopped, &mut |_| {}).unwrap();
+        assert!(
+            !r.stopped && r.depth == limits.depth && r.nodes > 0,
+            "{r:?}"
+        );
+        assert!(expected.legal_moves().has(r.best.unwrap()) && !e.is_pondering());
+        // Not on another position, nor under other limits.
+        let other = after
+            .legal_moves()
+            .squares()
+            .find(|&s| s != reply)
+            .map(|s| after.play(s).unwrap())
+            .unwrap();
+        for (pos, lim) in [(other, limits), (expected, Limits::level(6).unwrap())] {
+            e.ponder(after, &limits).unwrap();
+            wait_for_ponder(&e);
+            assert!(e.search(pos, &lim, &stopped, &mut |_| {}).unwrap().stopped);
+        }
+        // And a search that is not stopped still plays a legal move.
+        e.ponder(after, &limits).unwrap();
+        let r = e.search(other, &limits, &go, &mut |_| {}).unwrap();
+        assert!(other.legal_moves().has(r.best.unwrap()) && !r.stopped);
+    }
+
+    #[test]
+    fn pondering_keeps_exact_scores_exact() {
+        let mut e = Engine::new(8);
+        let mut fresh = Engine::new(8);
+        let stop = AtomicBool::new(false);
+        let after = ponderable(5, 15);
+        let reply = e.ponder(after, &exact_limits()).unwrap().unwrap();
+        wait_for_ponder(&e);
+        for sq in after.legal_moves().squares() {
+            let pos = after.play(sq).unwrap();
+            if pos.is_game_over() {
+                continue;
+            }
+            // The expected position's result comes from the pondering.
+            e.ponder(after, &exact_limits()).unwrap();
+            let got = e.search(pos, &exact_limits(), &stop, &mut |_| {}).unwrap();
+            fresh.clear();
+            let want = fresh
+                .search(pos, &exact_limits(), &stop, &mut |_| {})
+                .unwrap();
+            assert!(got.exact && want.exact, "{sq} (expected {reply})");
+            assert_eq!(got.score, want.score, "{sq} (expected {reply})");
+        }
+    }
+
+    #[test]
+    fn pondering_stops_when_asked_and_when_the_engine_goes() {
+        let mut limits = Limits::level(60).unwrap();
+        limits.clock = Some(Clock {
+            remaining: Duration::from_secs(3600),
+            increment: Duration::ZERO,
+        });
+        let stop = AtomicBool::new(false);
+        let after = ponderable(3, 40);
+        // By the flag, from another thread, as othello_engine_stop does.
+        let mut e = Engine::new(8);
+        e.ponder(after, &limits).unwrap();
+        let flag = e.ponder_stop();
+        std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(20));
+            flag.store(true, std::sync::atomic::Ordering::SeqCst);
+        });
+        wait_for_ponder(&e);
+        // By the next call, which then searches as asked.
+        e.ponder(after, &limits).unwrap();
+        std::thread::sleep(Duration::from_millis(20));
+        assert!(!e.ponder_finished());
+        let r = e.search(after, &Limits::level(4).unwrap(), &stop, &mut |_| {});
+        assert!(after.legal_moves().has(r.unwrap().best.unwrap()));
+        // By its end.
+        e.ponder(after, &limits).unwrap();
+        drop(e);
+        // On every size, through clear.
+        let mut e = Engine::new(8);
+        let after = Position::<S6>::start().play(8).unwrap();
+        e.ponder(after, &limits).unwrap();
+        e.clear();
+        assert!(!e.is_pondering());
     }
 
     #[test]

@@ -13,6 +13,7 @@ pub mod limits;
 pub mod midgame;
 pub(crate) mod moves;
 pub mod parallel;
+mod ponder;
 pub mod probcut;
 mod recursion;
 mod root;

@@ -582,6 +582,86 @@ static void test_book(const char *book_path)
     othello_engine_free(e);
 }
 
+/* Pondering: bad arguments get their status and change nothing; the
+ * expected reply is legal; the search after it (the pondered one, at
+ * once) and after another reply stay exact; a running ponder makes no
+ * call BUSY, is ended by stop, by the next search, and by free. */
+static void test_ponder(void)
+{
+    othello_engine *e = othello_engine_new(8);
+    othello_board *b = othello_board_from_string(ffo1);
+    othello_board *over = othello_board_from_string(
+        "XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX X");
+    othello_search_limits lim, bad;
+    othello_search_result r;
+    int expected = -7;
+    othello_search_limits_init(&lim);
+    othello_search_limits_init(&bad);
+    bad.level = 61;
+    CHECK(othello_engine_ponder(NULL, b, &lim, &expected) == OTHELLO_STATUS_NULL_ARGUMENT);
+    CHECK(othello_engine_ponder(e, NULL, &lim, &expected) == OTHELLO_STATUS_NULL_ARGUMENT);
+    CHECK(othello_engine_ponder(e, b, &bad, &expected) == OTHELLO_STATUS_INVALID_ARGUMENT);
+    CHECK(last_error_mentions("limits.level"));
+    CHECK(othello_engine_ponder(e, over, &lim, &expected) == OTHELLO_STATUS_GAME_OVER);
+    CHECK(expected == -7);
+
+    /* After g8 (+18), white's reply; +18 again after the best one. */
+    int g8 = -1;
+    CHECK(othello_square_parse("g8", &g8) == OTHELLO_STATUS_OK);
+    CHECK(othello_board_play(b, g8, NULL, 0, NULL) == OTHELLO_STATUS_OK);
+    CHECK(othello_engine_ponder(e, b, &lim, &expected) == OTHELLO_STATUS_OK);
+    CHECK(othello_board_is_legal(b, expected));
+    CHECK(othello_engine_ponder(e, b, NULL, NULL) == OTHELLO_STATUS_OK);
+    othello_board *hit = othello_board_clone(b);
+    CHECK(othello_board_play(hit, expected, NULL, 0, NULL) == OTHELLO_STATUS_OK);
+    CHECK(othello_engine_search(e, hit, &lim, &r) == OTHELLO_STATUS_OK);
+    CHECK(r.exact && !r.stopped && r.score >= 18 && othello_board_is_legal(hit, r.move));
+    int moves[64];
+    size_t n = othello_board_legal_moves(b, moves, 64);
+    CHECK(n >= 2);
+    for (size_t i = 0; i < n; i++) {
+        othello_board *reply = othello_board_clone(b);
+        othello_engine *fresh = othello_engine_new(1);
+        othello_search_result want;
+        CHECK(othello_engine_ponder(e, b, &lim, NULL) == OTHELLO_STATUS_OK);
+        CHECK(othello_board_play(reply, moves[i], NULL, 0, NULL) == OTHELLO_STATUS_OK);
+        if (!othello_board_is_game_over(reply)) {
+            CHECK(othello_engine_search(e, reply, &lim, &r) == OTHELLO_STATUS_OK);
+            CHECK(othello_engine_search(fresh, reply, &lim, &want) == OTHELLO_STATUS_OK);
+            CHECK(r.exact && want.exact && r.score == want.score);
+        }
+        othello_engine_free(fresh);
+        othello_board_free(reply);
+    }
+
+    /* A long ponder: the getters and setters still answer, stop ends it. */
+    othello_board *start = othello_board_new();
+    othello_search_limits_init(&lim);
+    lim.level = 60;
+    lim.book = 0;
+    lim.clock_remaining_ms = 3600 * 1000;
+    CHECK(othello_engine_ponder(e, start, &lim, &expected) == OTHELLO_STATUS_OK);
+    CHECK(othello_board_is_legal(start, expected));
+    sleep_ms(20);
+    CHECK(othello_engine_get_evaluation(e) == othello_engine_get_evaluation(e));
+    othello_engine_stop(e);
+    CHECK(othello_engine_ponder(e, start, &lim, NULL) == OTHELLO_STATUS_OK);
+    sleep_ms(20);
+    othello_search_limits_init(&lim);
+    lim.level = 2;
+    lim.book = 0;
+    CHECK(othello_engine_search(e, start, &lim, &r) == OTHELLO_STATUS_OK);
+    CHECK(!r.stopped && r.depth == 2);
+    lim.level = 60;
+    lim.clock_remaining_ms = 3600 * 1000;
+    CHECK(othello_engine_ponder(e, start, &lim, NULL) == OTHELLO_STATUS_OK);
+    othello_engine_free(e); /* while pondering */
+    othello_board_free(start);
+    othello_board_free(hit);
+    othello_board_free(over);
+    othello_board_free(b);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2) {
@@ -596,5 +676,6 @@ int main(int argc, char **argv)
     test_seeded_randomness();
     test_threads();
     test_match_against_classic();
+    test_ponder();
     return check_summary("engine_test");
 }

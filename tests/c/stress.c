@@ -15,6 +15,9 @@
  *    the thread's own last status), anything else a legal move (even when
  *    stopped), a principal variation starting with it, and an exact score
  *    equal to the one computed before the threads started;
+ *    A sixth of their calls ponder instead (othello_engine_ponder() on
+ *    the position with random limits, left running for the next call on the
+ *    engine, a stop or the end to end): the expected reply must be legal.
  *  - stoppers (2): othello_engine_stop() on a random shared engine at random
  *    moments;
  *  - cloners (2): clone shared boards, play on the clones, pass them through
@@ -60,7 +63,7 @@
 #define FIXED_LEVEL 4
 
 static atomic_long n_search_ok, n_search_stopped, n_busy, n_analyze_ok, n_analyze_stopped;
-static atomic_long n_threaded;
+static atomic_long n_threaded, n_ponders;
 static atomic_long n_stops, n_clones, n_private_engines, n_busy_rounds, n_parses;
 
 /* ------------------------------------------------------------- shared state */
@@ -242,6 +245,23 @@ static void *searcher(void *arg)
         othello_status st;
 
         random_limits(&rng, pos, &lim, &ps, e);
+        if (below(&rng, 6) == 0) {
+            int expected = -2;
+            lim.progress = NULL;
+            st = othello_engine_ponder(e, b, &lim, &expected);
+            if (st == OTHELLO_STATUS_BUSY) {
+                atomic_fetch_add(&n_busy, 1);
+                CHECK(othello_last_status() == OTHELLO_STATUS_BUSY);
+                sleep_us(below(&rng, 200));
+            } else {
+                CHECK(st == OTHELLO_STATUS_OK);
+                atomic_fetch_add(&n_ponders, 1);
+                /* The reply of the side to move in b. */
+                CHECK(expected == OTHELLO_PASS ? othello_board_legal_moves(b, NULL, 0) == 0
+                                               : othello_board_is_legal(b, expected));
+            }
+            continue;
+        }
         if (below(&rng, 5) == 0) {
             othello_move_score scores[64];
             size_t n = 0;
@@ -545,14 +565,15 @@ int main(int argc, char **argv)
         othello_board_free(positions[i]);
     }
     printf("stress: %d threads for %.1f s (seed %llu): searches %ld completed + %ld stopped "
-           "(%ld of them on 2-3 threads), %ld BUSY, analyses %ld + %ld stopped, %ld stop calls, "
+           "(%ld of them on 2-3 threads), %ld BUSY, analyses %ld + %ld stopped, %ld ponders, %ld stop calls, "
            "%ld clones, %ld parses, %ld private engines, %ld BUSY rounds\n",
            n_threads, now_s() - start, (unsigned long long)seed, atomic_load(&n_search_ok),
            atomic_load(&n_search_stopped), atomic_load(&n_threaded), atomic_load(&n_busy),
            atomic_load(&n_analyze_ok),
-           atomic_load(&n_analyze_stopped), atomic_load(&n_stops), atomic_load(&n_clones),
+           atomic_load(&n_analyze_stopped), atomic_load(&n_ponders), atomic_load(&n_stops), atomic_load(&n_clones),
            atomic_load(&n_parses), atomic_load(&n_private_engines),
            atomic_load(&n_busy_rounds));
     CHECK(atomic_load(&n_threaded) > 0 || seconds < 1); /* the helpers ran */
+    CHECK(atomic_load(&n_ponders) > 0 || seconds < 1);
     return check_summary("stress");
 }

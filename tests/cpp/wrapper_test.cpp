@@ -147,6 +147,19 @@ static void test_engine() {
     auto scores = e.analyze(endgame, othello::search_limits{}.depths(2, 14, 14));
     CHECK(scores.size() == 8 && scores[0].score == 18 && scores[1].score == 12 && scores[7].score == -24);
 
+    // Pondering after g8: the expected reply is legal, and the search
+    // after it (the pondering's, or one on its table) stays exact: at
+    // least +18 for the side that played g8.
+    auto after = endgame.clone();
+    after.play(r.move);
+    int expected = e.ponder(after, othello::search_limits{}.level(10));
+    CHECK(after.is_legal(expected));
+    after.play(expected);
+    auto reply = e.search(after, othello::search_limits{}.level(10));
+    CHECK(reply.exact && reply.score >= 18 && !reply.stopped);
+    e.ponder(after, othello::search_limits{}.level(10));
+    e.stop();
+
     // Threads: 1 by default; two solve to the same exact score (g8 alone
     // reaches +18); out of range is invalid_argument naming the field.
     CHECK(othello::search_limits{}.c().threads == 1);
