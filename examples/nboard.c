@@ -25,6 +25,8 @@
  *   set selectivity N     Multi-ProbCut setting of every search, 0..5 (0:
  *                         most cuts, 5: none), or -1 (the default: the
  *                         level's); not NBoard's, for match tools
+ *   set ponder 0|1        think on the opponent's time after each go (off
+ *                         unless --ponder); not NBoard's
  *   move MV[/EVAL[/TIME]] a move (or PA, a pass) added to the game
  *   go                    -> status thinking: depth N, clock T s left +
  *                            I s a move (or: no clock), then status,
@@ -62,6 +64,7 @@
  * before the pong), any other command waits for the search to end.
  *
  *   nboard [--hash MB] [--threads N] [--no-book] [--book-file FILE]
+ *          [--weights FILE] [--ponder]
  *                           (NBoard: add the engine with this command line)
  *
  * Build: make -C examples nboard && target/examples/nboard

@@ -1086,9 +1086,9 @@ class Engine:
         expects (a pass when the opponent must pass) and searches the position
         it leads to on a thread of the library's. The next ``search()``,
         ``analyze()``, ``clear()``, change of the engine, ``stop()`` or
-        ``close()`` ends it; a ``search()`` of the expected position starts
-        from what it found (its move at once when it finished with the same
-        limits but for the time)."""
+        ``close()`` ends it; a ``search()`` of the expected position under the
+        same limits but for the time takes it over as its own search, begun
+        early."""
         if not isinstance(after, Board):
             raise TypeError("ponder() needs a Board")
         lim = self._limits(limits)

@@ -610,14 +610,14 @@ pub unsafe extern "C" fn othello_engine_search(
 /// The next call on `e` that searches, analyses, clears or changes it,
 /// othello_engine_stop() and othello_engine_free() end the pondering
 /// (within milliseconds). When that call is othello_engine_search() on the
-/// expected position, it starts from what the pondering found: its move at
-/// once when the pondering finished with the same limits (time and clock
-/// aside; `elapsed_ms` is then this call's, `nodes` the pondering's), else
-/// a search on the table the pondering filled. Nothing is searched where
-/// the next search would not (a book position, another strategy). The
-/// progress callback is not called while pondering. GAME_OVER when
-/// neither side can move in `b`; BUSY while a search runs on `e`. Since
-/// 0.4.
+/// expected position with the same limits (time and clock aside), the
+/// pondering is that search begun early and goes on as it: at a fixed
+/// level to its end, by time to the move's target share, and its result
+/// is the call's (`elapsed_ms` the call's, `nodes` the pondering's; the
+/// progress callback is not called). Any other search starts from the
+/// table the pondering filled. Nothing is searched where the next search
+/// would not (a book position, another strategy). GAME_OVER when neither
+/// side can move in `b`; BUSY while a search runs on `e`. Since 0.4.
 #[no_mangle]
 pub unsafe extern "C" fn othello_engine_ponder(
     e: *mut othello_engine,

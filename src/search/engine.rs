@@ -163,7 +163,28 @@ impl Engine {
 
     /// As [`Engine::stop_pondering`]: what the pondering found.
     fn end_ponder(&mut self) -> Option<Pondered> {
-        Some(self.ponder.take()?.finish())
+        Some(self.ponder.take()?.finish(false))
+    }
+
+    /// Ends the pondering before the search of `pos` under `limits`,
+    /// begun at `start`. When the pondering is that search begun early,
+    /// it first goes on as it: at a fixed level to its end, by time to the
+    /// move's target time (the time left over after the opponent's move
+    /// is what the pondering gains), until `stop` either way.
+    fn end_ponder_for<G: Geometry>(
+        &mut self,
+        pos: Position<G>,
+        limits: &Limits,
+        stop: &AtomicBool,
+        start: Instant,
+    ) -> Option<Pondered> {
+        let ponder = self.ponder.take()?;
+        let continued = ponder.is_search_of(pos, limits);
+        if continued {
+            let plan = Plan::new(limits, pos.empties().count(), start);
+            ponder.go_on(plan.and_then(|p| p.target_end()), stop);
+        }
+        Some(ponder.finish(continued))
     }
 
     /// Starts thinking on the opponent's time. `after` is the position
@@ -257,10 +278,14 @@ impl Engine {
         progress: &mut dyn FnMut(&Progress),
     ) -> Result<SearchResult, Error> {
         limits.validate()?;
-        let pondered = self.end_ponder();
         let restricted = moves != pos.legal_moves();
         let moves = moves & pos.legal_moves();
         let start = Instant::now();
+        let pondered = if restricted {
+            self.end_ponder()
+        } else {
+            self.end_ponder_for(pos, limits, stop, start)
+        };
         if pos.is_game_over() {
             return Err(Error::GameOver);
         }
@@ -728,6 +753,30 @@ mod tests {
         e.ponder(after, &limits).unwrap();
         let r = e.search(other, &limits, &go, &mut |_| {}).unwrap();
         assert!(other.legal_moves().has(r.best.unwrap()) && !r.stopped);
+    }
+
+    #[test]
+    fn a_search_of_the_pondered_position_goes_on_with_the_pondering() {
+        let stop = AtomicBool::new(false);
+        let after = ponderable(17, 34);
+        // A fixed level: the pondering is the search, taken over at once.
+        let limits = Limits::level(10).unwrap();
+        let mut e = Engine::new(8);
+        let reply = e.ponder(after, &limits).unwrap().unwrap();
+        let expected = after.play(reply).unwrap();
+        let r = e.search(expected, &limits, &stop, &mut |_| {}).unwrap();
+        assert!(!r.stopped && r.depth == 10 && r.nodes > 0, "{r:?}");
+        // By a clock: it goes on to the move's target time.
+        let mut timed = Limits::level(60).unwrap();
+        timed.clock = Some(Clock {
+            remaining: Duration::from_secs(3),
+            increment: Duration::ZERO,
+        });
+        let reply = e.ponder(after, &timed).unwrap().unwrap();
+        let expected = after.play(reply).unwrap();
+        let r = e.search(expected, &timed, &stop, &mut |_| {}).unwrap();
+        assert!(expected.legal_moves().has(r.best.unwrap()) && r.depth > 0);
+        assert!(r.elapsed < Duration::from_secs(3), "{r:?}");
     }
 
     #[test]

@@ -1,9 +1,10 @@
 //! Thinking on the opponent's time. After its move the engine expects a
 //! reply and searches the position it would lead to on a thread of its
-//! own, on its table, until the next call on the engine ends it. The
-//! search that follows on the position really reached starts from that
-//! table; when the pondering finished with the same limits, it is that
-//! search already, and its move is played at once.
+//! own, on its table, until the next call on the engine ends it. When the
+//! next search is of that position under the same limits (the time
+//! aside), the pondering is that search begun early: it goes on until it
+//! ends by itself, or until the move's target time, and its result is the
+//! search's. Any other search starts from the table the pondering filled.
 
 use super::limits::Limits;
 use super::root::SearchResult;
@@ -12,7 +13,7 @@ use crate::board::{Bits, Geometry, Position};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::thread::JoinHandle;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// A position as the pondering compares it: its board side and both
 /// sides' discs.
@@ -69,12 +70,32 @@ impl Ponder {
         self.thread.as_ref().is_none_or(JoinHandle::is_finished)
     }
 
+    /// Whether the search of `pos` under `limits` is the one pondered:
+    /// the same position, and the same limits but for the time.
+    pub(super) fn is_search_of<G: Geometry>(&self, pos: Position<G>, limits: &Limits) -> bool {
+        self.on == Seen::of(pos) && untimed(&self.limits) == untimed(limits)
+    }
+
+    /// Lets the search go on, as the search the caller now wants, until it
+    /// ends by itself, `until` comes (None: no time) or `stop` is set.
+    pub(super) fn go_on(&self, until: Option<Instant>, stop: &AtomicBool) {
+        while !self.is_finished()
+            && !stop.load(Ordering::Relaxed)
+            && until.is_none_or(|t| Instant::now() < t)
+        {
+            std::thread::sleep(Duration::from_micros(250));
+        }
+    }
+
     /// Stops the search and waits for its thread: what it found.
-    pub(super) fn finish(mut self) -> Pondered {
+    /// `continued`: it went on as the caller's search ([`Ponder::go_on`]),
+    /// whose result it is even when stopped.
+    pub(super) fn finish(mut self, continued: bool) -> Pondered {
         Pondered {
             on: self.on,
             limits: self.limits,
             result: self.join(),
+            continued,
         }
     }
 
@@ -98,6 +119,7 @@ pub(super) struct Pondered {
     on: Seen,
     limits: Limits,
     result: Option<SearchResult>,
+    continued: bool,
 }
 
 impl Pondered {
@@ -107,14 +129,18 @@ impl Pondered {
     }
 
     /// The pondering's result as the search of `pos` under `limits`: when
-    /// it thought on `pos`, finished unstopped, and the limits are its own
-    /// but for the time (the clock has run since).
+    /// it thought on `pos` under the same limits but for the time (the
+    /// clock has run since), and either went on as that search or ended
+    /// by itself unstopped.
     pub(super) fn answers<G: Geometry>(
         &self,
         pos: Position<G>,
         limits: &Limits,
     ) -> Option<SearchResult> {
-        let result = self.result.as_ref().filter(|r| !r.stopped)?;
+        let result = self
+            .result
+            .as_ref()
+            .filter(|r| self.continued || !r.stopped)?;
         (self.on(pos) && untimed(&self.limits) == untimed(limits)).then(|| result.clone())
     }
 }

@@ -123,6 +123,12 @@ impl Plan {
         })
     }
 
+    /// The moment the move is meant to end by (None: beyond what the
+    /// clock can tell).
+    pub fn target_end(&self) -> Option<Instant> {
+        self.start.checked_add(self.target)
+    }
+
     /// The moment no search may pass (None: beyond what the clock can
     /// tell, for a time of millions of years).
     pub fn deadline(&self) -> Option<Instant> {

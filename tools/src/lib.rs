@@ -11,7 +11,8 @@
 //! - `othello-evalmatch`: plays two evaluations (and selectivities) against
 //!   each other at equal limits;
 //! - `othello-match`: plays NBoard and GTP engines (ours, NTest, Edax, ...)
-//!   against each other ([`arena`] through [`engine`]: [`nboard`], [`gtp`]);
+//!   against each other ([`arena`] through [`engine`]: [`nboard`], [`gtp`]),
+//!   and stops when [`sprt`] says the games have decided;
 //! - `othello-replay`: replays the endgames of a match's games and scores
 //!   our moves against the exact values;
 //! - `othello-probcut`: samples and fits the Multi-ProbCut error models of
@@ -31,4 +32,5 @@ pub mod games;
 pub mod gtp;
 pub mod label;
 pub mod nboard;
+pub mod sprt;
 pub mod training;

@@ -503,3 +503,51 @@ fn ours_over_gtp_plays_ours_over_nboard() {
     assert_eq!((s.games, s.forfeits), (4, [0, 0]));
     assert!(s.time[0].moves >= 4 * 10 && s.time[1].moves >= 4 * 10);
 }
+
+/// Sixteen openings of one or two moves.
+const SPRT_OPENINGS: [&str; 16] = [
+    "f5", "d3", "c4", "e6", "f5d6", "f5f6", "f5f4", "d3c3", "d3c5", "d3e3", "c4c3", "c4c5", "c4e3",
+    "e6f6", "e6f4", "e6d6",
+];
+
+#[test]
+fn sprt_stops_a_match_that_has_decided() {
+    let xot = tmp("xot-sprt.txt");
+    std::fs::write(&xot, SPRT_OPENINGS.join("\n") + "\n").expect("openings written");
+    let ours = format!("{} --no-book --hash 4", nboard().display());
+    // An engine that always answers a1, which is never legal this early:
+    // it forfeits every game.
+    let forfeits = script("sprt", "echo '=== a1'").command;
+    for (a, b, verdict, wins) in [
+        (&ours, &forfeits, "H1 accepted", "A wins 16"),
+        (&forfeits, &ours, "H0 accepted", "A wins 0"),
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_othello-match"))
+            .args(["--engine-a", a, "--engine-b", b])
+            .args(["--depth-a", "1", "--depth-b", "1", "--openings", "16"])
+            .args(["--seed", "3", "--sprt", "0,35"])
+            .arg("--xot")
+            .arg(&xot)
+            .output()
+            .expect("othello-match runs");
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success(), "{stdout}");
+        // Eight pairs, all won or all lost, decide (tools/src/sprt.rs).
+        assert!(stdout.contains(&format!("16 games: {wins}")), "{stdout}");
+        assert!(stdout.contains(verdict), "{stdout}");
+        assert!(
+            stdout.contains("Elo: not yet finite (8 game pairs)"),
+            "{stdout}"
+        );
+        assert!(stdout.contains("SPRT elo0 0 elo1 35"), "{stdout}");
+    }
+    // Bad settings are refused before any game.
+    let out = Command::new(env!("CARGO_BIN_EXE_othello-match"))
+        .args(["--engine-a", &ours, "--engine-b", &ours, "--sprt", "10,0"])
+        .arg("--xot")
+        .arg(&xot)
+        .output()
+        .expect("othello-match runs");
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--sprt"));
+}

@@ -17,6 +17,7 @@ use othello::board::Bits;
 use othello_tools::arena::{Arena, Clock, Ending, GameResult, Settings, SideTime, Summary, SIDES};
 use othello_tools::engine::{EngineSpec, Protocol};
 use othello_tools::games::sample_openings;
+use othello_tools::sprt::{Pairs, Sprt, Verdict};
 
 use std::fs::OpenOptions;
 use std::io::Write;
@@ -56,8 +57,13 @@ use std::time::{Duration, Instant};
 /// --mirror-first before B has moved at all), so both think equally long
 /// if A obeys it (a GTP engine A needs a GTP --mirror-command).
 ///
-/// Prints one line per game, then A's score (wins + draws/2), the disc sum,
-/// forfeits, and each side's thinking time as measured and as reported.
+/// Prints one line per game, then A's score (wins + draws/2), the Elo
+/// difference with its 95% interval (from the scores of game pairs), the
+/// disc sum, forfeits, and each side's thinking time as measured and as
+/// reported. --sprt ELO0,ELO1 stops the match as soon as a sequential test
+/// on the game pairs accepts "A is ELO0 stronger" (H0) or "A is ELO1
+/// stronger" (H1), with error rates --sprt-alpha and --sprt-beta (0.05
+/// each), --openings being the most it plays.
 #[derive(Parser)]
 #[command(
     name = "othello-match",
@@ -103,6 +109,16 @@ struct Cli {
     /// Openings to play, each twice with colours swapped.
     #[arg(long, value_name = "N", default_value_t = 10)]
     openings: usize,
+    /// Stop when a sequential test decides between A ELO0 and A ELO1
+    /// stronger than B (logistic Elo), e.g. 0,20.
+    #[arg(long, value_name = "ELO0,ELO1")]
+    sprt: Option<String>,
+    /// The SPRT's false-positive rate (accepting H1 when H0 holds).
+    #[arg(long, value_name = "P", default_value_t = 0.05)]
+    sprt_alpha: f64,
+    /// The SPRT's false-negative rate (accepting H0 when H1 holds).
+    #[arg(long, value_name = "P", default_value_t = 0.05)]
+    sprt_beta: f64,
     /// Seed of the openings drawn from the file.
     #[arg(long, value_name = "S", default_value_t = 1)]
     seed: u64,
@@ -192,6 +208,11 @@ fn append(path: &str) -> Result<std::fs::File, String> {
 
 fn run(cli: Cli) -> Result<(), String> {
     let clock = cli.clock.as_deref().map(Clock::parse).transpose()?;
+    let sprt = cli
+        .sprt
+        .as_deref()
+        .map(|s| Sprt::parse(s, cli.sprt_alpha, cli.sprt_beta))
+        .transpose()?;
     let settings = Settings {
         move_timeout: seconds("--move-timeout", cli.move_timeout)?,
         answer_timeout: seconds("--answer-timeout", cli.answer_timeout)?,
@@ -272,11 +293,15 @@ fn run(cli: Cli) -> Result<(), String> {
         },
     );
     let mut summary = Summary::default();
+    let mut pairs = Pairs::default();
+    let mut verdict = Verdict::Continue;
     let total = 2 * openings.len();
     for (i, opening) in openings.iter().enumerate() {
-        for a_black in [true, false] {
+        let mut pair = [0.0; 2];
+        for (g, a_black) in [true, false].into_iter().enumerate() {
             let r = arena.play(opening, a_black)?;
             summary.add(&r);
+            pair[g] = f64::from(r.a_diff.signum() + 1) / 2.0;
             println!("{}", game_line(summary.games, total, i + 1, &r));
             if let Some(out) = ggf_out.as_mut() {
                 writeln!(out, "{}", r.ggf(clock)).map_err(|e| format!("--ggf: {e}"))?;
@@ -285,10 +310,50 @@ fn run(cli: Cli) -> Result<(), String> {
                 writeln!(out, "{line}").map_err(|e| format!("--record: {e}"))?;
             }
         }
+        pairs.add(pair[0], pair[1]);
+        if let Some(test) = &sprt {
+            verdict = test.verdict(&pairs);
+            if verdict != Verdict::Continue {
+                break;
+            }
+        }
     }
     let errors = arena.close();
     report(&summary, &errors, start.elapsed());
+    println!("{}", elo_line(&pairs));
+    if let Some(test) = &sprt {
+        println!("{}", sprt_line(test, &pairs, verdict));
+    }
     Ok(())
+}
+
+/// `Elo +35.0 (+12.1, +58.9), 95%, 200 pairs`.
+fn elo_line(pairs: &Pairs) -> String {
+    match pairs.elo() {
+        Some((elo, low, high)) => format!(
+            "Elo {elo:+.1} ({low:+.1}, {high:+.1}), 95%, {} game pairs",
+            pairs.n()
+        ),
+        None => format!("Elo: not yet finite ({} game pairs)", pairs.n()),
+    }
+}
+
+/// The SPRT's state: its hypotheses, LLR, bounds and verdict.
+fn sprt_line(test: &Sprt, pairs: &Pairs, verdict: Verdict) -> String {
+    let (lower, upper) = test.bounds();
+    let said = match verdict {
+        Verdict::H0 => format!("H0 accepted: A is not {} Elo stronger", test.elo1),
+        Verdict::H1 => format!("H1 accepted: A is at least {} Elo stronger", test.elo0),
+        Verdict::Continue => "no verdict within --openings".to_string(),
+    };
+    format!(
+        "SPRT elo0 {} elo1 {} (alpha {}, beta {}): LLR {:.2} in ({lower:.2}, {upper:.2}): {said}",
+        test.elo0,
+        test.elo1,
+        test.alpha,
+        test.beta,
+        test.llr(pairs)
+    )
 }
 
 /// `, GTP` and `, depth 8`, as they apply.
