@@ -632,6 +632,7 @@ struct session {
     pthread_t thread;
     atomic_bool done;
     atomic_bool cancel;
+    atomic_bool answered; /* the job's answer is out: only the pondering is left */
     enum job_kind kind;
     othello_board *job_board;
     int hints;
@@ -752,6 +753,8 @@ static void job_go(struct session *s)
     }
     char name[3];
     sendf("=== %s/%.2f/%.3f", move_name(r.move, name), (double)r.score, seconds(r.elapsed_ms));
+    /* A ping now must not stop the pondering that starts here. */
+    atomic_store(&s->answered, true);
     if (s->ponder) {
         if (lim.clock_remaining_ms >= 0) {
             /* The clock as it will stand at the next go. */
@@ -962,7 +965,9 @@ static void finish_job(struct session *s, bool stop)
         atomic_store(&s->cancel, true);
         const struct timespec pause = {0, NBOARD_STOP_PAUSE_NS};
         while (!atomic_load(&s->done)) {
-            othello_engine_stop(s->engine);
+            if (!atomic_load(&s->answered)) {
+                othello_engine_stop(s->engine);
+            }
             nanosleep(&pause, NULL);
         }
     }
@@ -986,6 +991,7 @@ static void start_job(struct session *s, enum job_kind kind, const char *what)
     s->kind = kind;
     atomic_store(&s->done, false);
     atomic_store(&s->cancel, false);
+    atomic_store(&s->answered, false);
     if (pthread_create(&s->thread, NULL, search_thread, s) != 0) {
         send_error("%s: cannot start the search thread", what);
         othello_board_free(s->job_board);
@@ -1298,6 +1304,7 @@ int nboard_main(int argc, char **argv, char *first_line, size_t first_len)
     s.engine = othello_engine_new(hash_mb);
     atomic_init(&s.done, true);
     atomic_init(&s.cancel, false);
+    atomic_init(&s.answered, false);
     if (s.game == NULL || s.engine == NULL) {
         fprintf(stderr, "nboard: %s\n", last_error());
         return EXIT_FAILURE;

@@ -219,6 +219,9 @@ fn pondering_on_several_threads_with_stops_keeps_exact_scores() {
                     let r = engine.search(pos, &exact(2), &quiet, &mut |_| {}).unwrap();
                     reference.clear();
                     let want = reference.search(pos, &exact(1), &quiet, &mut |_| {});
+                    // A pondering stopped from outside does not stop the
+                    // search that follows it.
+                    assert!(r.exact && !r.stopped, "game {game}: {r:?}");
                     assert_eq!(r.score, want.unwrap().score, "game {game}");
                     pos = pos.play(r.best.unwrap()).unwrap();
                     if pos.is_game_over() {

@@ -179,12 +179,11 @@ impl Engine {
         start: Instant,
     ) -> Option<Pondered> {
         let ponder = self.ponder.take()?;
-        let continued = ponder.is_search_of(pos, limits);
-        if continued {
+        let cut_short = ponder.is_search_of(pos, limits) && {
             let plan = Plan::new(limits, pos.empties().count(), start);
-            ponder.go_on(plan.and_then(|p| p.target_end()), stop);
-        }
-        Some(ponder.finish(continued))
+            ponder.go_on(plan.and_then(|p| p.target_end()), stop)
+        };
+        Some(ponder.finish(cut_short))
     }
 
     /// Starts thinking on the opponent's time. `after` is the position
@@ -777,6 +776,23 @@ mod tests {
         let r = e.search(expected, &timed, &stop, &mut |_| {}).unwrap();
         assert!(expected.legal_moves().has(r.best.unwrap()) && r.depth > 0);
         assert!(r.elapsed < Duration::from_secs(3), "{r:?}");
+    }
+
+    #[test]
+    fn a_pondering_stopped_from_outside_does_not_stop_the_search() {
+        // As othello_engine_stop() during the pondering: the search of the
+        // expected position that follows is not stopped by it.
+        let stop = AtomicBool::new(false);
+        let after = ponderable(23, 38);
+        let limits = Limits::level(12).unwrap();
+        let mut e = Engine::new(8);
+        let reply = e.ponder(after, &limits).unwrap().unwrap();
+        e.ponder_stop()
+            .store(true, std::sync::atomic::Ordering::SeqCst);
+        wait_for_ponder(&e);
+        let expected = after.play(reply).unwrap();
+        let r = e.search(expected, &limits, &stop, &mut |_| {}).unwrap();
+        assert!(!r.stopped && r.depth == 12, "{r:?}");
     }
 
     #[test]

@@ -78,18 +78,24 @@ impl Ponder {
 
     /// Lets the search go on, as the search the caller now wants, until it
     /// ends by itself, `until` comes (None: no time) or `stop` is set.
-    pub(super) fn go_on(&self, until: Option<Instant>, stop: &AtomicBool) {
-        while !self.is_finished()
-            && !stop.load(Ordering::Relaxed)
-            && until.is_none_or(|t| Instant::now() < t)
-        {
+    /// True when it was still running then: cut short by the caller's
+    /// search, its result is that search's even though it is stopped
+    /// (which a pondering stopped before, from outside, is not).
+    pub(super) fn go_on(&self, until: Option<Instant>, stop: &AtomicBool) -> bool {
+        loop {
+            if self.is_finished() {
+                return false;
+            }
+            if stop.load(Ordering::Relaxed) || until.is_some_and(|t| Instant::now() >= t) {
+                return true;
+            }
             std::thread::sleep(Duration::from_micros(250));
         }
     }
 
     /// Stops the search and waits for its thread: what it found.
-    /// `continued`: it went on as the caller's search ([`Ponder::go_on`]),
-    /// whose result it is even when stopped.
+    /// `continued`: it was cut short as the caller's search
+    /// ([`Ponder::go_on`]), whose result it is even though stopped.
     pub(super) fn finish(mut self, continued: bool) -> Pondered {
         Pondered {
             on: self.on,
