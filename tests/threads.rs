@@ -194,8 +194,10 @@ fn pondering_on_several_threads_with_stops_keeps_exact_scores() {
     // after each move while another thread stops the pondering at random
     // moments; every exact score is checked against a fresh one-thread
     // engine's.
+    // Leaked, as in the test below: the stopper shares the engine's
+    // stop flag, which TSan would see freed after the stopper is joined.
     let finished: &AtomicBool = Box::leak(Box::new(AtomicBool::new(false)));
-    let mut engine = Engine::new(4);
+    let engine: &mut Engine = Box::leak(Box::new(Engine::new(4)));
     let flag = engine.ponder_stop();
     let quiet = AtomicBool::new(false);
     std::thread::scope(|s| {
@@ -246,6 +248,7 @@ fn pondering_on_several_threads_with_stops_keeps_exact_scores() {
             std::panic::resume_unwind(p);
         }
     });
+    engine.stop_pondering();
 }
 
 #[test]
