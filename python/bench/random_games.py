@@ -27,7 +27,7 @@ def ours_loop(othello) -> Callable[[int, random.Random], int]:
         moves = 0
         for _ in range(games):
             board = othello.Board()
-            while not board.is_game_over():
+            while not board.is_game_over:
                 legal = board.legal_moves()
                 if legal:
                     board.play(rng.choice(legal))
