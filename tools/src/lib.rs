@@ -12,7 +12,8 @@
 //!   each other at equal limits;
 //! - `othello-match`: plays NBoard and GTP engines (ours, NTest, Edax, ...)
 //!   against each other ([`arena`] through [`engine`]: [`nboard`], [`gtp`]),
-//!   and stops when [`sprt`] says the games have decided;
+//!   from XOT's openings or random balanced ones ([`openings`]), and stops
+//!   when [`sprt`] says the games have decided;
 //! - `othello-replay`: replays the endgames of a match's games and scores
 //!   our moves against the exact values;
 //! - `othello-probcut`: samples and fits the Multi-ProbCut error models of
@@ -32,5 +33,6 @@ pub mod games;
 pub mod gtp;
 pub mod label;
 pub mod nboard;
+pub mod openings;
 pub mod sprt;
 pub mod training;

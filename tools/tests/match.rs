@@ -551,3 +551,38 @@ fn sprt_stops_a_match_that_has_decided() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("--sprt"));
 }
+
+#[test]
+fn random_balanced_openings_instead_of_xot() {
+    let ours = format!("{} --no-book --hash 4", nboard().display());
+    let run = |extra: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_othello-match"))
+            .args(["--engine-a", &ours, "--engine-b", &ours])
+            .args(["--depth-a", "1", "--depth-b", "1", "--openings", "2"])
+            .args(["--seed", "9"])
+            .args(extra)
+            .output()
+            .expect("othello-match runs")
+    };
+    let out = run(&["--random-plies", "6", "--balanced", "3", "--balanced-depth", "4"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    assert!(
+        stdout.contains("2 random 6-ply openings within 3 discs at depth 4 (seed 9)"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("4 games: A wins"), "{stdout}");
+    // Each game line starts from a 6-ply opening: the same one twice.
+    let games: Vec<&str> = stdout
+        .lines()
+        .filter(|l| l.starts_with("game "))
+        .map(|l| l.rsplit(' ').next().unwrap())
+        .collect();
+    assert_eq!(games.len(), 4);
+    assert_eq!(games[0][..12], games[1][..12]);
+    assert_ne!(games[0][..12], games[2][..12]);
+    // Neither openings nor both: refused.
+    assert!(!run(&[]).status.success());
+    let both = run(&["--random-plies", "6", "--xot", "/nonexistent"]);
+    assert!(!both.status.success());
+}

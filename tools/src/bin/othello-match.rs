@@ -17,6 +17,7 @@ use othello::board::Bits;
 use othello_tools::arena::{Arena, Clock, Ending, GameResult, Settings, SideTime, Summary, SIDES};
 use othello_tools::engine::{EngineSpec, Protocol};
 use othello_tools::games::sample_openings;
+use othello_tools::openings::RandomOpenings;
 use othello_tools::sprt::{Pairs, Sprt, Verdict};
 
 use std::fs::OpenOptions;
@@ -44,7 +45,11 @@ use std::time::{Duration, Instant};
 /// discs) and is restarted for the next one.
 ///
 /// Openings: --openings N drawn from the XOT file by --seed (the same seed,
-/// the same openings), each played twice, A taking black then white.
+/// the same openings), each played twice, A taking black then white. Or,
+/// with --random-plies N instead of --xot, random games of N plies (by
+/// --seed), each a different position that our search of --balanced-depth
+/// plies (8) scores within --balanced discs (2): where the engine was not
+/// tuned.
 ///
 /// Time: without --clock an engine has --move-timeout per move. With
 /// --clock T+I each side has T seconds for the game and I more after each
@@ -104,8 +109,19 @@ struct Cli {
     #[arg(long, value_name = "LINE")]
     send_b: Vec<String>,
     /// Openings file, one move list a line (as ../shared/games/xot.txt).
-    #[arg(long, value_name = "FILE")]
-    xot: String,
+    #[arg(long, value_name = "FILE", required_unless_present = "random_plies")]
+    xot: Option<String>,
+    /// Instead of --xot: random openings of N plies (drawn by --seed), each
+    /// a different position that a search of ours scores within
+    /// --balanced discs.
+    #[arg(long, value_name = "N", conflicts_with = "xot")]
+    random_plies: Option<u32>,
+    /// The most a random opening may favour a side, in discs.
+    #[arg(long, value_name = "D", default_value_t = 2)]
+    balanced: u32,
+    /// The depth of the search that judges a random opening.
+    #[arg(long, value_name = "N", default_value_t = 8)]
+    balanced_depth: u32,
     /// Openings to play, each twice with colours swapped.
     #[arg(long, value_name = "N", default_value_t = 10)]
     openings: usize,
@@ -265,7 +281,28 @@ fn run(cli: Cli) -> Result<(), String> {
             "B",
         ),
     ];
-    let openings = sample_openings(&cli.xot, cli.openings, cli.seed).map_err(|e| e.to_string())?;
+    let (openings, kind) = match (&cli.xot, cli.random_plies) {
+        (Some(xot), _) => (
+            sample_openings(xot, cli.openings, cli.seed).map_err(|e| e.to_string())?,
+            "XOT openings".to_string(),
+        ),
+        (None, Some(plies)) => {
+            let draw = RandomOpenings {
+                plies,
+                within: cli.balanced,
+                depth: cli.balanced_depth,
+                seed: cli.seed,
+            };
+            (
+                draw.draw(cli.openings)?,
+                format!(
+                    "random {plies}-ply openings within {} discs at depth {}",
+                    cli.balanced, cli.balanced_depth
+                ),
+            )
+        }
+        (None, None) => return Err("--xot FILE or --random-plies N is needed".into()),
+    };
     let mut ggf_out = cli.ggf.as_deref().map(append).transpose()?;
     let mut record_out = cli.record.as_deref().map(append).transpose()?;
 
@@ -273,7 +310,7 @@ fn run(cli: Cli) -> Result<(), String> {
     let mut arena = Arena::new(specs, settings)?;
     let [a, b] = arena.names().clone();
     println!(
-        "A: {a} (`{}`{}), B: {b} (`{}`{}); {} XOT openings (seed {}) x 2 colours{}{}",
+        "A: {a} (`{}`{}), B: {b} (`{}`{}); {} {kind} (seed {}) x 2 colours{}{}",
         cli.engine_a,
         about(cli.protocol_a, cli.depth_a),
         cli.engine_b,
