@@ -1271,6 +1271,29 @@ static void op_search(fz_input *in)
                      "search: move %d scores %d, best %d", r.move, got, want);
         }
     }
+    /* Sometimes the engine ponders after the search, on the position of
+     * its move, until the next call on it (a search of the same position
+     * then takes the pondering over: the checks above hold for it too). */
+    if (r.move != OTHELLO_PASS && (fz_u8(in) & 7) == 0) {
+        othello_board *after = othello_board_clone(bs->h);
+        int expected = -7;
+        FZ_CHECK(after != NULL, "clone for ponder");
+        if (after != NULL && othello_board_play(after, r.move, NULL, 0, NULL) == OTHELLO_STATUS_OK) {
+            ref_pos q = bs->pos;
+            ref_play(&q, r.move);
+            c.lim.progress = NULL;
+            st = othello_engine_ponder(es->h, after, c.use_null ? NULL : &c.lim, &expected);
+            expect_status(st, ref_game_over(&q) ? ST(OTHELLO_STATUS_GAME_OVER) : 0, "ponder");
+            if (st == OTHELLO_STATUS_OK) {
+                FZ_CHECK(ref_moves(&q) == 0 ? expected == OTHELLO_PASS
+                                            : expected >= 0 && expected < 64 &&
+                                                  ref_flips(&q, expected) != 0,
+                         "ponder: expected reply %d", expected);
+            }
+        }
+        othello_board_free(after);
+        return;
+    }
     /* The same search from a cleared engine and from a fresh one agree
      * (one thread: more may differ in the move among equal ones, the line
      * and the nodes). */

@@ -564,7 +564,14 @@ fn random_balanced_openings_instead_of_xot() {
             .output()
             .expect("othello-match runs")
     };
-    let out = run(&["--random-plies", "6", "--balanced", "3", "--balanced-depth", "4"]);
+    let out = run(&[
+        "--random-plies",
+        "6",
+        "--balanced",
+        "3",
+        "--balanced-depth",
+        "4",
+    ]);
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{stdout}");
     assert!(
