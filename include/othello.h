@@ -908,9 +908,9 @@ othello_status othello_engine_search(struct othello_engine *e,
  * othello_engine_stop() and othello_engine_free() end the pondering
  * (within milliseconds). When that call is othello_engine_search() on the
  * expected position with the same limits (time and clock aside), the
- * pondering is that search begun early and goes on as it: at a fixed
- * level to its end, by time to the move's target share, and its result
- * is the call's (`elapsed_ms` the call's, `nodes` the pondering's; the
+ * pondering (unless othello_engine_stop() ended it) is that search begun
+ * early and goes on as it: at a fixed level to its end, by time to the
+ * move's target share, and its result is the call's (`elapsed_ms` the call's, `nodes` the pondering's; the
  * progress callback is not called). Any other search starts from the
  * table the pondering filled. Nothing is searched where the next search
  * would not (a book position, another strategy). GAME_OVER when neither
