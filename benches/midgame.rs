@@ -11,6 +11,8 @@
 //! seconds and nodes per second. `%` lines and anything after a `%` are
 //! comments; the rest of a line after the board is ignored.
 
+mod common;
+
 use othello::board::S8;
 use othello::engine::{Engine, Limits};
 use othello::eval::pattern::PatternWeights;
@@ -21,23 +23,8 @@ use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 fn main() {
-    let mut args: Vec<String> = std::env::args()
-        .skip(1)
-        .filter(|a| a != "--bench")
-        .collect();
-    let mut option = |name: &str, default: u64| -> u64 {
-        match args.iter().position(|a| a == name) {
-            None => default,
-            Some(i) => {
-                let v = args
-                    .get(i + 1)
-                    .and_then(|v| v.parse().ok())
-                    .unwrap_or_else(|| panic!("{name} takes a number"));
-                args.drain(i..i + 2);
-                v
-            }
-        }
-    };
+    let mut args = common::args();
+    let mut option = |name: &str, default: u64| common::take_number(&mut args, name, default);
     let depth = option("--depth", 10);
     let mb = option("--hash", 64) as usize;
     let selectivity = option("--selectivity", EXACT_SELECTIVITY as u64) as u32;

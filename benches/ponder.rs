@@ -14,6 +14,8 @@
 //!
 //! Times only; node counts of the searches are in the per-position lines.
 
+mod common;
+
 use othello::board::S8;
 use othello::engine::{Clock, Engine, Limits};
 use othello::obf;
@@ -21,23 +23,8 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 fn main() {
-    let mut args: Vec<String> = std::env::args()
-        .skip(1)
-        .filter(|a| a != "--bench")
-        .collect();
-    let mut option = |name: &str, default: u64| -> u64 {
-        match args.iter().position(|a| a == name) {
-            None => default,
-            Some(i) => {
-                let v = args
-                    .get(i + 1)
-                    .and_then(|v| v.parse().ok())
-                    .unwrap_or_else(|| panic!("{name} takes a number"));
-                args.drain(i..i + 2);
-                v
-            }
-        }
-    };
+    let mut args = common::args();
+    let mut option = |name: &str, default: u64| common::take_number(&mut args, name, default);
     let count = option("--positions", 40) as usize;
     let threads = option("--threads", 1) as u32;
     let file = args.first().cloned().unwrap_or_else(|| {

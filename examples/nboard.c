@@ -706,7 +706,7 @@ static int final_score(const othello_board *b)
     return diff > 0 ? diff + empties : diff < 0 ? diff - empties : 0;
 }
 
-static void ponder_after(struct session *s, const othello_board *b, int move, othello_search_limits *lim);
+static void ponder_after(struct session *s, const othello_board *b, int move, const othello_search_limits *lim);
 
 static void job_go(struct session *s)
 {
@@ -769,15 +769,13 @@ static void job_go(struct session *s)
  * next go's limits): the library's thread searches the reply it expects
  * until the next command that uses the engine. Silent: a failure only
  * costs the pondering. */
-static void ponder_after(struct session *s, const othello_board *b, int move, othello_search_limits *lim)
+static void ponder_after(struct session *s, const othello_board *b, int move, const othello_search_limits *lim)
 {
     othello_board *after = othello_board_clone(b);
     if (after == NULL) {
         return;
     }
-    int sq = move;
-    lim->progress = NULL;
-    if (othello_board_play(after, sq, NULL, 0, NULL) == OTHELLO_STATUS_OK && !othello_board_is_game_over(after)) {
+    if (othello_board_play(after, move, NULL, 0, NULL) == OTHELLO_STATUS_OK && !othello_board_is_game_over(after)) {
         othello_engine_ponder(s->engine, after, lim, NULL);
     }
     othello_board_free(after);

@@ -1281,7 +1281,6 @@ static void op_search(fz_input *in)
         if (after != NULL && othello_board_play(after, r.move, NULL, 0, NULL) == OTHELLO_STATUS_OK) {
             ref_pos q = bs->pos;
             ref_play(&q, r.move);
-            c.lim.progress = NULL;
             st = othello_engine_ponder(es->h, after, c.use_null ? NULL : &c.lim, &expected);
             expect_status(st, ref_game_over(&q) ? ST(OTHELLO_STATUS_GAME_OVER) : 0, "ponder");
             if (st == OTHELLO_STATUS_OK) {

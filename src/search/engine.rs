@@ -163,7 +163,7 @@ impl Engine {
 
     /// As [`Engine::stop_pondering`]: what the pondering found.
     fn end_ponder(&mut self) -> Option<Pondered> {
-        Some(self.ponder.take()?.finish(false))
+        Some(self.ponder.take()?.finish(None))
     }
 
     /// Ends the pondering before the search of `pos` under `limits`,
@@ -179,11 +179,11 @@ impl Engine {
         start: Instant,
     ) -> Option<Pondered> {
         let ponder = self.ponder.take()?;
-        let cut_short = ponder.is_search_of(pos, limits) && {
+        let taken_over = ponder.is_search_of(pos, limits).then(|| {
             let plan = Plan::new(limits, pos.empties().count(), start);
             ponder.go_on(plan.and_then(|p| p.target_end()), stop)
-        };
-        Some(ponder.finish(cut_short))
+        });
+        Some(ponder.finish(taken_over))
     }
 
     /// Starts thinking on the opponent's time. `after` is the position
@@ -280,7 +280,7 @@ impl Engine {
         let restricted = moves != pos.legal_moves();
         let moves = moves & pos.legal_moves();
         let start = Instant::now();
-        let pondered = if restricted {
+        let mut pondered = if restricted {
             self.end_ponder()
         } else {
             self.end_ponder_for(pos, limits, stop, start)
@@ -301,11 +301,7 @@ impl Engine {
                 "no legal move among the moves to search".into(),
             ));
         }
-        if let Some(mut r) = pondered
-            .as_ref()
-            .filter(|_| !restricted)
-            .and_then(|p| p.answers(pos, limits))
-        {
+        if let Some(mut r) = pondered.as_mut().and_then(|p| p.answer.take()) {
             r.elapsed = start.elapsed();
             return Ok(r);
         }

@@ -94,14 +94,17 @@ impl Ponder {
     }
 
     /// Stops the search and waits for its thread: what it found.
-    /// `continued`: it was cut short as the caller's search
-    /// ([`Ponder::go_on`]), whose result it is even though stopped.
-    pub(super) fn finish(mut self, continued: bool) -> Pondered {
+    /// `taken_over`: None when the caller's search is another one, else
+    /// whether it was cut short as that search ([`Ponder::go_on`]). The
+    /// result answers that search when it was, or when it ended by itself
+    /// unstopped.
+    pub(super) fn finish(mut self, taken_over: Option<bool>) -> Pondered {
+        let answer = self
+            .join()
+            .filter(|r| taken_over.is_some_and(|cut_short| cut_short || !r.stopped));
         Pondered {
             on: self.on,
-            limits: self.limits,
-            result: self.join(),
-            continued,
+            answer,
         }
     }
 
@@ -123,31 +126,14 @@ impl Drop for Ponder {
 /// What a finished pondering leaves.
 pub(super) struct Pondered {
     on: Seen,
-    limits: Limits,
-    result: Option<SearchResult>,
-    continued: bool,
+    /// The result of the caller's search, when the pondering was it.
+    pub(super) answer: Option<SearchResult>,
 }
 
 impl Pondered {
     /// Whether it thought on `pos`, on a board of the same size.
     pub(super) fn on<G: Geometry>(&self, pos: Position<G>) -> bool {
         self.on == Seen::of(pos)
-    }
-
-    /// The pondering's result as the search of `pos` under `limits`: when
-    /// it thought on `pos` under the same limits but for the time (the
-    /// clock has run since), and either went on as that search or ended
-    /// by itself unstopped.
-    pub(super) fn answers<G: Geometry>(
-        &self,
-        pos: Position<G>,
-        limits: &Limits,
-    ) -> Option<SearchResult> {
-        let result = self
-            .result
-            .as_ref()
-            .filter(|r| self.continued || !r.stopped)?;
-        (self.on(pos) && untimed(&self.limits) == untimed(limits)).then(|| result.clone())
     }
 }
 
