@@ -7,6 +7,7 @@ use crate::color::Color;
 use crate::error::Error;
 use crate::game::{Game, Move};
 use crate::notation::{self, MAX_SIZE, MIN_SIZE};
+use crate::rng::Rng;
 use crate::search::engine::{Engine, Limits, MoveScore, Progress, SearchResult};
 use crate::with_geometry;
 use std::sync::atomic::AtomicBool;
@@ -43,6 +44,15 @@ pub trait AnyGame: Send + Sync + std::fmt::Debug {
     fn is_game_over(&self) -> bool;
     /// The turns played, oldest first: `Some(square)` or `None` for a pass.
     fn history(&self) -> Vec<Option<u32>>;
+    /// The discs of `color` (`None`: the legal moves of the side to move) as
+    /// a bit set in four words, square `i` at bit `i % 64` of word `i / 64`.
+    fn words(&self, color: Option<Color>) -> [u64; 4];
+    /// Plays on from here to the end with uniformly random moves drawn from
+    /// `rng`, passing when forced, without changing this game; appends the
+    /// squares played to `moves` (passes are implied: a side without a move
+    /// passes) and returns the final score, black's discs minus white's with
+    /// the empty squares counted for the winner.
+    fn random_playout(&self, rng: &mut Rng, moves: &mut Vec<u32>) -> i32;
     fn board_string(&self) -> String;
     fn transcript(&self) -> String;
     /// The engine's search from the current position.
@@ -138,6 +148,37 @@ impl<G: Geometry> AnyGame for Game<G> {
                 Move::Pass => None,
             })
             .collect()
+    }
+    fn words(&self, color: Option<Color>) -> [u64; 4] {
+        match color {
+            Some(c) => self.discs(c).words(),
+            None => Game::legal_moves(self).words(),
+        }
+    }
+    fn random_playout(&self, rng: &mut Rng, moves: &mut Vec<u32>) -> i32 {
+        let mut pos = self.position();
+        let mut side = Game::side_to_move(self);
+        loop {
+            let legal = pos.legal_moves();
+            if legal.is_zero() {
+                if pos.opponent_moves().is_zero() {
+                    break;
+                }
+                pos = pos.pass();
+            } else {
+                let sq = legal
+                    .squares()
+                    .nth(rng.below(legal.count() as usize))
+                    .expect("a square of a non-empty set");
+                pos = pos.play_with(sq, pos.flips(sq));
+                moves.push(sq);
+            }
+            side = side.opponent();
+        }
+        match side {
+            Color::Black => pos.final_score(),
+            Color::White => -pos.final_score(),
+        }
     }
     fn board_string(&self) -> String {
         notation::board_string(self)

@@ -1,19 +1,11 @@
-"""othello: Python bindings of the othello C library (libothello), with ctypes.
+"""othello: the othello engine for Python.
 
-This module loads the shared library and declares every function of
-``include/othello.h``. Where it looks for the library, in order:
-
-1. its own copy, ``libothello*.so`` beside this file: the one a wheel
-   (``pip install ./python``) ships, built with the package; when it is
-   there, nothing else is tried;
-2. the environment variable ``OTHELLO_LIBRARY``: the path of ``libothello.so``
-   (or of a directory holding it);
-3. in a checkout (``python/othello/`` of the repository), its build
-   directories: ``target/release``, ``target/debug``, then ``target/*/deps``
-   (where ``cargo test`` puts it);
-4. the system: ``ctypes.util.find_library("othello")`` (the C library
-   installed with ``cargo cinstall``), then ``libothello.so`` on the
-   loader's path.
+The package holds the whole library in one native module,
+``othello._native`` (a CPython extension built from the Rust crate, one
+wheel for CPython 3.9 and later). ``Board`` extends that module's board, so
+the rules cost what a native call costs; the engine, the book and the text
+functions are the library's C functions (``include/othello.h``), called
+with ctypes from the same module.
 
     import othello
     with othello.Board() as b, othello.Engine(hash_mb=16) as e:
@@ -32,10 +24,9 @@ when the object is garbage collected, whichever comes first.
 
 from __future__ import annotations
 
+import array
 import ctypes
-import ctypes.util
 import enum
-import glob
 import os
 import threading
 import weakref
@@ -55,8 +46,12 @@ from ctypes import (
     c_void_p,
 )
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Tuple, Union
+from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, List, Optional, Tuple, Union
+
+from . import _native
+
+if TYPE_CHECKING:
+    import numpy
 
 __all__ = [
     "PASS",
@@ -96,6 +91,8 @@ __all__ = [
     "square_name",
     "live_handles",
     "has_function",
+    "RandomGames",
+    "random_games",
 ]
 
 # The version of othello.h this module mirrors (OTHELLO_VERSION_STRING).
@@ -291,15 +288,12 @@ def _check(status: int) -> None:
 # The C declarations (othello.h)
 
 
-class _Board(Structure):
-    """struct othello_board (opaque)."""
-
-
 class _Engine(Structure):
     """struct othello_engine (opaque)."""
 
 
-_BoardP = POINTER(_Board)
+# Boards are passed by address (Board._h: an int), not as ctypes pointers.
+_BoardP = c_void_p
 _EngineP = POINTER(_Engine)
 
 
@@ -439,53 +433,14 @@ _PROTOTYPES = {
 _OPTIONAL: frozenset[str] = frozenset()
 
 
-# The library a wheel ships inside the package (setuptools-rust names it
-# libothello.abi3.so; any libothello*.so beside this file counts).
-_PACKAGE_DIR = Path(__file__).resolve().parent
-
-
-def _candidates() -> Iterator[str]:
-    """The libraries to try, in order (the module's docstring)."""
-    own = sorted(_PACKAGE_DIR.glob("libothello*.so"))
-    if own:
-        # The build that matches these declarations: nothing else is tried.
-        yield str(own[0])
-        return
-    env = os.environ.get("OTHELLO_LIBRARY")
-    if env:
-        path = Path(env)
-        yield str(path / "libothello.so") if path.is_dir() else str(path)
-        return
-    root = _PACKAGE_DIR.parent.parent
-    if (root / "Cargo.toml").is_file():
-        # A checkout: python/othello/ of the repository, its target/ beside.
-        target = root / "target"
-        for sub in ("release", "debug"):
-            lib = target / sub / "libothello.so"
-            if lib.is_file():
-                yield str(lib)
-        yield from sorted(glob.glob(str(target / "*" / "deps" / "libothello.so")))
-    found = ctypes.util.find_library("othello")
-    if found:
-        yield found
-    yield "libothello.so"
-
-
 def _load() -> Tuple[ctypes.CDLL, str]:
-    errors: List[str] = []
-    for candidate in _candidates():
-        try:
-            lib = ctypes.CDLL(candidate)
-        except OSError as e:
-            errors.append(f"{candidate}: {e}")
-            continue
-        return lib, candidate
-    raise ImportError(
-        "cannot load the othello library (install the package with pip, set "
-        "OTHELLO_LIBRARY to the path of libothello.so, build it with "
-        "`cargo build --release`, or install it): "
-        + "; ".join(errors)
-    )
+    """The C functions of the native module: the library is built into it
+    (python/Cargo.toml), so the engine's calls below and the boards of
+    ``_native.Board`` are one library."""
+    path = _native.__file__
+    if path is None:
+        raise ImportError("othello._native has no file to load its C functions from")
+    return ctypes.CDLL(path), path
 
 
 _lib, _lib_path = _load()
@@ -533,14 +488,14 @@ def library_path() -> str:
 # ---------------------------------------------------------------------------
 # Handles: counted, and freed deterministically or on garbage collection
 
-_live = {"board": 0, "engine": 0}
+_live = {"engine": 0}
 _live_lock = threading.Lock()
 
 
 def live_handles() -> Dict[str, int]:
     """How many board and engine handles are allocated and not yet freed."""
     with _live_lock:
-        return dict(_live)
+        return {"board": _native._live_boards(), **_live}
 
 
 # A board or engine handle (a ctypes pointer) and the function freeing it.
@@ -554,7 +509,7 @@ def _free(kind: str, free_fn: _FreeFn, handle: _Handle) -> None:
         _live[kind] -= 1
 
 
-def _adopt(obj: Union["Board", "Engine"], kind: str, handle: _Handle, free_fn: _FreeFn) -> None:
+def _adopt(obj: "Engine", kind: str, handle: _Handle, free_fn: _FreeFn) -> None:
     if not handle:
         raise _error(_lib.othello_last_status())
     with _live_lock:
@@ -624,6 +579,11 @@ class Square(int):
         if self.size == 8:
             return f"Square({self.name!r})"
         return f"Square({self.name!r}, size={self.size})"
+
+
+# The native module's rules return these Square objects and raise these
+# exceptions (_error: the class of a status).
+_native._init(Square, lambda status, message: _error(status, message), tuple(Color))
 
 
 def square(value: Union[str, int], size: int = 8) -> Square:
@@ -705,7 +665,7 @@ def _text(call: Callable[[Any, int, Any], int]) -> str:
 # Board
 
 
-class Board:
+class Board(_native.Board):
     """A game: position, side to move and history (``othello_board``).
 
     ``Board()`` is the standard start (``Board(size=10)`` that of the 10x10
@@ -713,80 +673,24 @@ class Board:
     ``Board.from_transcript(t)`` parse the text forms; ``copy()`` clones. A
     board is a context manager; ``close()`` frees it at once, otherwise it
     is freed when garbage collected. A board may be used from one thread at
-    a time while it is modified (the library's rule)."""
+    a time while it is modified (the library's rule).
 
-    _handle: _Handle
-    _finalizer: weakref.finalize[..., Any]
-    _size: Optional[int]
-
-    def __init__(self, size: int = 8) -> None:
-        if size == 8:
-            handle = _lib.othello_board_new()
-        else:
-            handle = _lib.othello_board_new_sized(_c_int(size, "size"))
-        _adopt(self, "board", handle, _lib.othello_board_free)
-        self._size = size
-
-    @classmethod
-    def _wrap(cls, handle: _Handle) -> "Board":
-        b = cls.__new__(cls)
-        _adopt(b, "board", handle, _lib.othello_board_free)
-        b._size = None
-        return b
+    The rules run in the package's native module (``othello._native``,
+    the class this one extends): a game loop's calls (``legal_moves()``,
+    ``play()``, ``is_game_over``, ...) cost what a native method costs. For
+    bulk work: ``legal_mask()`` and ``bitboards()`` give the position as bit
+    masks, ``to_numpy()``/``from_numpy()`` and ``planes()`` as arrays, and
+    ``random_games()`` plays many games in one call."""
 
     @property
-    def size(self) -> int:
-        """Squares per side: 8, or 4..16 for sized boards."""
-        if self._size is None:
-            self._size = _lib.othello_board_size(self._h)
-        return self._size
-
-    def _sq(self, value: Union[str, int]) -> int:
-        """A square argument: a name of this board's size, or an index
-        passed through for the library to range-check."""
-        if isinstance(value, str):
-            return int(Square(value, self.size))
-        return _c_int(value, "square")
+    def _h(self) -> int:
+        """The ``othello_board *`` for the C functions (raises on a closed
+        board)."""
+        return self._address
 
     def _squares(self, values: Iterable[int]) -> List[Square]:
         size = self.size
         return [Square(v, size) for v in values]
-
-    @classmethod
-    def from_string(cls, text: str) -> "Board":
-        """A board from a board string (64 squares a1..h8, a space, the side
-        to move; size * size squares for other sizes); ``ParseError`` if it
-        is malformed."""
-        if not isinstance(text, str):
-            raise TypeError("a board string is a str")
-        return cls._wrap(_lib.othello_board_from_string(text.encode()))
-
-    @classmethod
-    def from_transcript(cls, text: str, size: int = 8) -> "Board":
-        """A game with the moves of a transcript (``"f5d6c3"``) played from
-        the start (of the ``size`` board); ``ParseError`` names the bad move."""
-        if not isinstance(text, str):
-            raise TypeError("a transcript is a str")
-        if size == 8:
-            return cls._wrap(_lib.othello_board_from_transcript(text.encode()))
-        size = _c_int(size, "size")
-        return cls._wrap(_lib.othello_board_from_transcript_sized(size, text.encode()))
-
-    # -- lifetime
-
-    @property
-    def _h(self) -> _Handle:
-        if not self._finalizer.alive:
-            raise ValueError("operation on a closed Board")
-        return self._handle
-
-    @property
-    def closed(self) -> bool:
-        return not self._finalizer.alive
-
-    def close(self) -> None:
-        """Frees the library's board now (idempotent)."""
-        self._finalizer()
 
     def __enter__(self) -> "Board":
         return self
@@ -794,108 +698,11 @@ class Board:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def copy(self) -> "Board":
-        """An independent copy, history included (``othello_board_clone``)."""
-        b = Board._wrap(_lib.othello_board_clone(self._h))
-        b._size = self._size
-        return b
-
-    __copy__ = copy
+    def __copy__(self) -> "Board":
+        return self.copy()
 
     def __deepcopy__(self, memo: object) -> "Board":
         return self.copy()
-
-    # -- reading
-
-    @property
-    def side_to_move(self) -> Color:
-        return Color(_lib.othello_board_side_to_move(self._h))
-
-    def __getitem__(self, sq: Union[str, int]) -> Color:
-        """The disc on ``sq``: ``board["d4"]`` or ``board[27]``."""
-        index = self._sq(sq)
-        # othello_board_get() answers EMPTY for a bad square too, and the
-        # last error is not cleared by successful calls: check here.
-        last = self.size * self.size - 1
-        if not 0 <= index <= last:
-            raise InvalidSquareError(Status.INVALID_SQUARE, f"square {index} is outside 0..{last}")
-        return Color(_lib.othello_board_get(self._h, index))
-
-    def count(self, color: Union[Color, int]) -> int:
-        """Discs of ``color`` (empty squares for ``Color.EMPTY``)."""
-        n = _lib.othello_board_count(self._h, _c_int(int(color), "color"))
-        if n < 0:
-            raise _error(_lib.othello_last_status())
-        return int(n)
-
-    def mobility(self, color: Union[Color, int]) -> int:
-        """Legal moves ``color`` would have if it were to move now."""
-        n = _lib.othello_board_mobility(self._h, _c_int(int(color), "color"))
-        if n < 0:
-            raise _error(_lib.othello_last_status())
-        return int(n)
-
-    def legal_moves(self) -> List[Square]:
-        """The legal moves of the side to move, ascending."""
-        buf = (c_int * _MAX_SQUARES)()
-        n = _lib.othello_board_legal_moves(self._h, buf, _MAX_SQUARES)
-        return self._squares(buf[: min(n, _MAX_SQUARES)])
-
-    def is_legal(self, sq: Union[str, int]) -> bool:
-        return bool(_lib.othello_board_is_legal(self._h, self._sq(sq)))
-
-    def flips(self, sq: Union[str, int]) -> List[Square]:
-        """The discs playing ``sq`` would flip (``IllegalMoveError`` if none)."""
-        buf = (c_int * _MAX_SQUARES)()
-        n = c_size_t(0)
-        _check(_lib.othello_board_flips(self._h, self._sq(sq), buf, _MAX_SQUARES, byref(n)))
-        return self._squares(buf[: n.value])
-
-    @property
-    def must_pass(self) -> bool:
-        return bool(_lib.othello_board_must_pass(self._h))
-
-    @property
-    def is_game_over(self) -> bool:
-        return bool(_lib.othello_board_is_game_over(self._h))
-
-    @property
-    def can_undo(self) -> bool:
-        return bool(_lib.othello_board_can_undo(self._h))
-
-    @property
-    def can_redo(self) -> bool:
-        return bool(_lib.othello_board_can_redo(self._h))
-
-    @property
-    def move_number(self) -> int:
-        """1 at the initial position, plus one per move or pass since."""
-        return int(_lib.othello_board_move_number(self._h))
-
-    def history(self) -> List[Square]:
-        """The turns played since the initial position: squares, and
-        ``Square(PASS)`` for passes."""
-        h = self._h
-        n = c_size_t(0)
-        _check(_lib.othello_board_history(h, None, 0, byref(n)))
-        buf = (c_int * max(n.value, 1))()
-        _check(_lib.othello_board_history(h, buf, n.value, byref(n)))
-        return self._squares(buf[: n.value])
-
-    def to_string(self) -> str:
-        """The board string: 64 squares a1..h8 (size * size on other
-        boards) of X/O/-, a space, X or O."""
-        h = self._h
-        return _text(lambda b, n, o: _lib.othello_board_to_string(h, b, n, o))
-
-    def transcript(self) -> str:
-        """The moves played, ``"f5d6c3"`` (passes left out)."""
-        h = self._h
-        return _text(lambda b, n, o: _lib.othello_board_transcript(h, b, n, o))
-
-    def score(self) -> int:
-        """Black's discs minus white's."""
-        return self.count(Color.BLACK) - self.count(Color.WHITE)
 
     def __str__(self) -> str:
         """What ``print(board)`` shows: the grid (``grid()``) and a line
@@ -926,35 +733,149 @@ class Board:
             rows.append(f"{r + 1:>{width}} " + " ".join(text[r * n : r * n + n]))
         return "\n".join(rows)
 
-    # -- changing
-
-    def play(self, sq: Union[str, int]) -> List[Square]:
-        """Plays ``sq`` for the side to move; returns the flipped discs.
-        A pass (``PASS``, ``"pass"``) calls ``pass_turn()`` and returns []."""
-        index = self._sq(sq)
-        if index == PASS:
-            self.pass_turn()
-            return []
-        buf = (c_int * _MAX_SQUARES)()
-        n = c_size_t(0)
-        _check(_lib.othello_board_play(self._h, index, buf, _MAX_SQUARES, byref(n)))
-        return self._squares(buf[: n.value])
-
-    def pass_turn(self) -> None:
-        """Passes (only when the side to move has no move: ``CannotPassError``)."""
-        _check(_lib.othello_board_pass(self._h))
-
-    def undo(self) -> None:
-        _check(_lib.othello_board_undo(self._h))
-
-    def redo(self) -> None:
-        _check(_lib.othello_board_redo(self._h))
-
     def best_move(self, level: int = 10) -> Square:
         """The move a fresh engine plays at ``level`` (``othello_board_best_move``)."""
         out = c_int()
         _check(_lib.othello_board_best_move(self._h, _c_level(level), byref(out)))
         return Square(out.value, self.size)
+
+    # -- arrays (numpy is optional: only these need it)
+
+    def to_numpy(self) -> "numpy.ndarray[Any, Any]":
+        """The board as a ``size`` x ``size`` numpy array of int8, row 0 being
+        rank 1: 0 empty, 1 black, 2 white (the ``Color`` values)."""
+        np = _numpy()
+        return np.frombuffer(self._cells(), dtype=np.int8).reshape(self.size, self.size).copy()
+
+    @classmethod
+    def from_numpy(
+        cls, array: "numpy.ndarray[Any, Any]", side_to_move: Union[Color, int] = Color.BLACK
+    ) -> "Board":
+        """A board (without history) from a square array of 0/1/2 as
+        ``to_numpy()`` gives, ``side_to_move`` to move; ``ParseError`` for
+        a shape or value the library cannot take."""
+        np = _numpy()
+        cells = np.asarray(array)
+        if cells.ndim != 2 or cells.shape[0] != cells.shape[1]:
+            raise ParseError(
+                Status.PARSE_ERROR, f"a board array is square, not of shape {cells.shape}"
+            )
+        if not np.isin(cells, (0, 1, 2)).all():
+            raise ParseError(Status.PARSE_ERROR, "a board array holds only 0, 1 and 2")
+        side = {Color.BLACK: "X", Color.WHITE: "O"}.get(Color(int(side_to_move)))
+        if side is None:
+            raise InvalidArgumentError(
+                Status.INVALID_ARGUMENT, "side_to_move is Color.BLACK or Color.WHITE"
+            )
+        text = "".join("-XO"[int(v)] for v in cells.reshape(-1))
+        return cls.from_string(f"{text} {side}")
+
+    def planes(self) -> "numpy.ndarray[Any, Any]":
+        """Feature planes for a network: a ``(3, size, size)`` uint8 array of
+        the side to move's discs, the opponent's discs and the legal moves
+        (1 where set)."""
+        np = _numpy()
+        cells = self.to_numpy()
+        me = int(self.side_to_move)
+        legal = np.zeros(self.size * self.size, dtype=np.uint8)
+        legal[self.legal_moves()] = 1
+        return np.stack(
+            [
+                (cells == me).astype(np.uint8),
+                (cells == 3 - me).astype(np.uint8),
+                legal.reshape(self.size, self.size),
+            ]
+        )
+
+
+def _numpy() -> Any:
+    try:
+        import numpy
+    except ImportError:
+        raise ImportError("this call needs numpy (pip install numpy)") from None
+    return numpy
+
+
+@dataclass(frozen=True)
+class RandomGames:
+    """Games of uniformly random moves (``random_games()``), stored
+    compactly. ``moves`` holds one row of ``stride`` squares per game: its
+    moves in order, then -1s (passes are implied: a side without a legal
+    move passes). ``lengths`` holds each game's number of moves, ``scores``
+    each final score: black's discs minus white's, the empty squares counted
+    for the winner. All three are ``array.array('h')`` (int16);
+    ``to_numpy()`` gives them as arrays."""
+
+    start: str
+    """The board string of the position every game starts from."""
+    stride: int
+    moves: array.array[int]
+    lengths: array.array[int]
+    scores: array.array[int]
+
+    def __len__(self) -> int:
+        return len(self.lengths)
+
+    def game(self, index: int) -> List[Square]:
+        """The moves of game ``index``."""
+        size = _board_string_size(self.start)
+        row = self.moves[index * self.stride : index * self.stride + self.lengths[index]]
+        return [Square(sq, size) for sq in row]
+
+    def board(self, index: int) -> Board:
+        """Game ``index`` replayed from the start: its history is the game's
+        turns, passes included (undo steps back through it)."""
+        b = Board.from_string(self.start)
+        for sq in self.game(index):
+            while b.must_pass:
+                b.pass_turn()
+            b.play(sq)
+        return b
+
+    def to_numpy(
+        self,
+    ) -> "Tuple[numpy.ndarray[Any, Any], numpy.ndarray[Any, Any], numpy.ndarray[Any, Any]]":
+        """``(moves, lengths, scores)`` as int16 arrays, ``moves`` of shape
+        ``(len(self), stride)``."""
+        np = _numpy()
+        moves = np.frombuffer(self.moves, dtype=np.int16).reshape(len(self), self.stride)
+        return (
+            moves.copy(),
+            np.frombuffer(self.lengths, dtype=np.int16).copy(),
+            np.frombuffer(self.scores, dtype=np.int16).copy(),
+        )
+
+
+def _board_string_size(text: str) -> int:
+    return int(round((len(text.split()[0])) ** 0.5))
+
+
+def random_games(count: int, seed: Optional[int] = None, start: Optional[Board] = None) -> RandomGames:
+    """Plays ``count`` games of uniformly random moves from ``start`` (the
+    standard 8x8 start by default) in one call, with the GIL released: the
+    fastest way to make positions for training. ``seed`` (0 .. 2**64 - 1)
+    makes the games reproducible; None draws one from the system."""
+    if isinstance(count, bool) or not isinstance(count, int):
+        raise TypeError(f"count must be an int, not {count!r}")
+    if count < 0:
+        raise InvalidArgumentError(Status.INVALID_ARGUMENT, f"count {count} is negative")
+    if seed is None:
+        seed = int.from_bytes(os.urandom(8), "little")
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise TypeError(f"seed must be an int, not {seed!r}")
+    if not 0 <= seed < 2**64:
+        raise InvalidArgumentError(Status.INVALID_ARGUMENT, f"seed {seed} is outside 0..2**64-1")
+    if start is None:
+        start = Board()
+    elif not isinstance(start, Board):
+        raise TypeError("start must be a Board")
+    moves, lengths, scores, stride = _native._random_games(start, count, seed)
+    columns = []
+    for data in (moves, lengths, scores):
+        column = array.array("h")
+        column.frombytes(data)
+        columns.append(column)
+    return RandomGames(start.to_string(), stride, columns[0], columns[1], columns[2])
 
 
 def _c_level(level: int) -> int:

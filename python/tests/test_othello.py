@@ -651,14 +651,8 @@ def _python(
 
 
 class InstalledTest(unittest.TestCase):
-    """The package under test is an installed one, with its own library;
-    the other places the module looks for a library, in a copy of it."""
-
-    LOOKUP = "import othello; print(othello.library_path())"
-
-    def setUp(self) -> None:
-        self.tmp = Path(tempfile.mkdtemp(prefix="othello-test-"))
-        self.addCleanup(shutil.rmtree, self.tmp)
+    """The package under test is an installed one, with its native module;
+    that module is the library whose C functions the package calls."""
 
     def test_installed_not_the_checkout(self):
         self.assertNotIn(
@@ -668,9 +662,12 @@ class InstalledTest(unittest.TestCase):
         )
         self.assertIn("-packages", PACKAGE.parts[-2], PACKAGE)
         self.assertTrue((PACKAGE / "py.typed").is_file(), "the wheel ships py.typed")
+        self.assertTrue((PACKAGE / "_native.pyi").is_file(), "the wheel ships the module's types")
         lib = Path(othello.library_path())
-        self.assertEqual(lib.parent, PACKAGE, "the package's own copy of the library")
-        self.assertRegex(lib.name, r"^libothello.*\.so$")
+        self.assertEqual(lib.parent, PACKAGE, "the package's own library")
+        # One wheel for every CPython from 3.9: the stable ABI's suffix.
+        self.assertEqual(lib.name, "_native.abi3.so")
+        self.assertEqual(Path(othello._native.__file__), lib)
 
     def test_versions_agree(self):
         cargo = (ROOT / "Cargo.toml").read_text()
@@ -679,56 +676,29 @@ class InstalledTest(unittest.TestCase):
         assert crate is not None
         self.assertEqual(importlib.metadata.version("othello"), crate.group(1))
         self.assertEqual(othello.version(), crate.group(1))
+        native = (ROOT / "python" / "Cargo.toml").read_text()
+        self.assertIn(f'version = "{crate.group(1)}"', native)
 
-    def test_own_library_comes_first(self):
-        # OTHELLO_LIBRARY is not even looked at: the wheel's library matches
-        # the module's declarations.
+    def test_one_library(self):
+        # A board made by the native module, read by the C functions of the
+        # library ctypes loaded: the same code, so the same answers.
+        b = othello.Board.from_transcript("f5d6c3")
+        lib = ctypes.CDLL(othello.library_path())
+        lib.othello_board_move_number.argtypes = [ctypes.c_void_p]
+        lib.othello_board_move_number.restype = ctypes.c_int
+        self.assertEqual(lib.othello_board_move_number(b._h), 4)
+        self.assertEqual(b.best_move(level=2), othello.Engine().search(b, level=2).move)
+
+    def test_library_variable_ignored(self):
+        # OTHELLO_LIBRARY (read by versions before 0.4's native module) no
+        # longer chooses the library.
         out = _python(
-            ["-c", self.LOOKUP], self.tmp, {"OTHELLO_LIBRARY": "/nonexistent/libothello.so"}
+            ["-c", "import othello; print(othello.library_path())"],
+            Path(tempfile.gettempdir()),
+            {"OTHELLO_LIBRARY": "/nonexistent/libothello.so"},
         )
         self.assertEqual(out.returncode, 0, out.stderr)
         self.assertEqual(out.stdout.strip(), othello.library_path())
-
-    def _copy_module(self, parent: Path) -> None:
-        """The package's Python files, without its library, in parent/othello."""
-        (parent / "othello").mkdir(parents=True)
-        for name in ("__init__.py", "__main__.py"):
-            shutil.copy(PACKAGE / name, parent / "othello" / name)
-
-    def test_othello_library_variable(self):
-        lib = othello.library_path()
-        self._copy_module(self.tmp / "module")
-        path = {"PYTHONPATH": str(self.tmp / "module")}
-        out = _python(["-c", self.LOOKUP], self.tmp, {**path, "OTHELLO_LIBRARY": lib})
-        self.assertEqual(out.returncode, 0, out.stderr)
-        self.assertEqual(out.stdout.strip(), lib)
-        # A directory holding libothello.so works too.
-        (self.tmp / "lib").mkdir()
-        (self.tmp / "lib" / "libothello.so").symlink_to(lib)
-        lib_dir = {**path, "OTHELLO_LIBRARY": str(self.tmp / "lib")}
-        out = _python(["-c", self.LOOKUP], self.tmp, lib_dir)
-        self.assertEqual(out.returncode, 0, out.stderr)
-        self.assertEqual(out.stdout.strip(), str(self.tmp / "lib" / "libothello.so"))
-        # A wrong path is an ImportError that says what to do.
-        out = _python(
-            ["-c", self.LOOKUP], self.tmp, {**path, "OTHELLO_LIBRARY": "/nonexistent/libothello.so"}
-        )
-        self.assertNotEqual(out.returncode, 0)
-        self.assertIn("ImportError", out.stderr)
-        self.assertIn("OTHELLO_LIBRARY", out.stderr)
-
-    def test_checkout_target_directory(self):
-        # A checkout's layout: Cargo.toml, python/othello/, target/release/.
-        checkout = self.tmp / "checkout"
-        self._copy_module(checkout / "python")
-        (checkout / "Cargo.toml").write_text("")
-        (checkout / "target" / "release").mkdir(parents=True)
-        built = checkout / "target" / "release" / "libothello.so"
-        built.symlink_to(othello.library_path())
-        env = {"PYTHONPATH": str(checkout / "python"), "OTHELLO_LIBRARY": ""}
-        out = _python(["-c", self.LOOKUP], self.tmp, env)
-        self.assertEqual(out.returncode, 0, out.stderr)
-        self.assertEqual(out.stdout.strip(), str(built))
 
 
 class PlayTest(unittest.TestCase):

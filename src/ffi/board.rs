@@ -24,6 +24,24 @@ pub struct othello_board {
     pub(crate) game: Box<dyn AnyGame>,
 }
 
+/// For Rust code that shares handles with C callers of the same library:
+/// the Python package's native module owns its boards as Rust values, calls
+/// the rules through [`game`](othello_board::game) and passes their
+/// addresses to the C functions of the engine.
+impl othello_board {
+    pub fn new(game: Box<dyn AnyGame>) -> othello_board {
+        othello_board { game }
+    }
+
+    pub fn game(&self) -> &dyn AnyGame {
+        &*self.game
+    }
+
+    pub fn game_mut(&mut self) -> &mut dyn AnyGame {
+        &mut *self.game
+    }
+}
+
 /// The smallest board side: othello_board_new_sized(OTHELLO_SIZE_MIN) is 4x4.
 pub const OTHELLO_SIZE_MIN: c_int = 4;
 

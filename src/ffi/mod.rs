@@ -118,9 +118,11 @@ impl Failure {
     }
 }
 
-impl From<Error> for Failure {
-    fn from(e: Error) -> Failure {
-        let status = match e {
+/// The status code C callers get for an error (the Python package's native
+/// module raises the exception class of the same code).
+impl From<&Error> for othello_status {
+    fn from(e: &Error) -> othello_status {
+        match e {
             Error::InvalidSquare(_) => OTHELLO_STATUS_INVALID_SQUARE,
             Error::IllegalMove(_) => OTHELLO_STATUS_ILLEGAL_MOVE,
             Error::CannotPass => OTHELLO_STATUS_CANNOT_PASS,
@@ -130,8 +132,13 @@ impl From<Error> for Failure {
             Error::Parse(_) => OTHELLO_STATUS_PARSE_ERROR,
             Error::InvalidArgument(_) => OTHELLO_STATUS_INVALID_ARGUMENT,
             Error::Stopped => OTHELLO_STATUS_STOPPED,
-        };
-        Failure::new(status, e.to_string())
+        }
+    }
+}
+
+impl From<Error> for Failure {
+    fn from(e: Error) -> Failure {
+        Failure::new((&e).into(), e.to_string())
     }
 }
 
@@ -142,6 +149,13 @@ thread_local! {
 
 fn record(f: &Failure) {
     LAST_ERROR.with(|l| *l.borrow_mut() = (f.status, f.message.clone()));
+}
+
+/// Records a failure of Rust code that shares the library with C callers
+/// (the Python package's native module) as this thread's last error, as a
+/// failed C call would.
+pub fn set_last_error(status: othello_status, message: &str) {
+    record(&Failure::new(status, message));
 }
 
 /// Runs an exported body: records a failure as the thread's last error, and
