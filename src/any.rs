@@ -272,4 +272,71 @@ mod tests {
         assert_eq!(perft_start(7, 2), None);
         assert_eq!(perft_start_portable(6, 2), Some(12));
     }
+
+    /// Black minus white, the empty squares to the winner.
+    fn final_score(g: &dyn AnyGame) -> i32 {
+        let diff = g.count(Some(Color::Black)) as i32 - g.count(Some(Color::White)) as i32;
+        diff + diff.signum() * g.count(None) as i32
+    }
+
+    #[test]
+    fn random_playouts_are_games() {
+        let mut rng = Rng::new(5);
+        for size in [4, 6, 8, 10, 16] {
+            let mut start = new_game(size).unwrap();
+            for _ in 0..3 {
+                let sq = start.legal_moves()[0];
+                start.play(sq).unwrap();
+            }
+            let before = start.board_string();
+            let mut firsts = std::collections::BTreeSet::new();
+            for _ in 0..40 {
+                let mut moves = Vec::new();
+                let score = start.random_playout(&mut rng, &mut moves);
+                assert_eq!(start.board_string(), before, "the game is not changed");
+                firsts.insert(moves[0]);
+                // Replayed with the rules, passing where forced: legal to
+                // the end, and the score is the end's.
+                let mut g = start.clone_box();
+                for &sq in &moves {
+                    if g.must_pass() {
+                        g.pass().unwrap();
+                    }
+                    g.play(sq).unwrap();
+                }
+                assert!(g.is_game_over(), "{size}: {}", g.board_string());
+                assert_eq!(score, final_score(&*g), "{size}");
+            }
+            assert_eq!(
+                firsts.len(),
+                start.legal_moves().len(),
+                "{size}: every first move"
+            );
+        }
+    }
+
+    #[test]
+    fn words_hold_the_discs_and_moves() {
+        for size in [4, 8, 10, 16] {
+            let mut g = new_game(size).unwrap();
+            let mut rng = Rng::new(size as u64);
+            while !g.is_game_over() && g.plies() < 20 {
+                if g.must_pass() {
+                    g.pass().unwrap();
+                    continue;
+                }
+                let legal = g.legal_moves();
+                let bits = g.words(None);
+                for sq in 0..size as u32 * size as u32 {
+                    let bit = bits[sq as usize / 64] >> (sq % 64) & 1 == 1;
+                    assert_eq!(bit, legal.contains(&sq), "{size}: {sq}");
+                    for c in [Color::Black, Color::White] {
+                        let bit = g.words(Some(c))[sq as usize / 64] >> (sq % 64) & 1 == 1;
+                        assert_eq!(bit, g.at(sq) == Some(c), "{size}: {sq}");
+                    }
+                }
+                g.play(legal[rng.below(legal.len())]).unwrap();
+            }
+        }
+    }
 }

@@ -25,7 +25,7 @@ use std::path::{Path, PathBuf};
 use std::process::{self, Command};
 
 mod cbuild;
-use cbuild::{manifest_dir, on_path, program, run, Build, ASAN_ENV};
+use cbuild::{manifest_dir, on_path, program, python_build_env, run, Build, ASAN_ENV};
 
 const CXX_FLAGS: &[&str] = &[
     "-Wall",
@@ -95,18 +95,13 @@ fn python_package() {
     let dist = work.0.join("dist");
     let mut wheel = Command::new(&python);
     python_env(&mut wheel);
+    python_build_env(&mut wheel);
     run(
         "pip wheel python/",
         wheel
             .args(["-m", "pip", "wheel", "--quiet", "--no-deps", "--wheel-dir"])
             .arg(&dist)
-            .arg(manifest_dir().join("python"))
-            .env(
-                "CARGO_TARGET_DIR",
-                Path::new(env!("CARGO_TARGET_TMPDIR")).join("python"),
-            )
-            .env("CARGO_PROFILE_RELEASE_LTO", "false")
-            .env("CARGO_PROFILE_RELEASE_CODEGEN_UNITS", "16"),
+            .arg(manifest_dir().join("python")),
     );
     let wheels: Vec<PathBuf> = fs::read_dir(&dist)
         .expect("the wheel directory")
@@ -156,7 +151,14 @@ fn python_package() {
     python_env(&mut mypy);
     run(
         "mypy --strict on the installed package",
-        mypy.args(["-m", "mypy", "--strict", "--no-incremental", "-p", "othello"]),
+        mypy.args([
+            "-m",
+            "mypy",
+            "--strict",
+            "--no-incremental",
+            "-p",
+            "othello",
+        ]),
     );
 }
 

@@ -24,7 +24,8 @@ use std::time::{Duration, Instant};
 
 mod cbuild;
 use cbuild::{
-    lib_dir, manifest_dir, on_path, out_dir, program, run, run_program, Build, C11_FLAGS,
+    lib_dir, manifest_dir, on_path, out_dir, program, python_package_dir, run, run_program, Build,
+    C11_FLAGS,
 };
 
 const README_MAX_LINES: usize = 250;
@@ -409,24 +410,26 @@ fn cpp_programs_compile_and_run() {
     }
 }
 
-/// `python3` set up to import the Python binding and load the library of
-/// this test run: the one place that knows where the binding lives
-/// (`OTHELLO_PYTHON_PATH` overrides it).
+/// `python3` set up to import the checkout's Python package, with its native
+/// module built for the tests (`OTHELLO_PYTHON_PATH` names another folder
+/// holding a package `othello` instead).
 fn python_env() -> Command {
     assert!(
         on_path("python3").is_some(),
         "python3 is not on PATH (./test.sh installs it)"
     );
-    let binding = env::var_os("OTHELLO_PYTHON_PATH")
+    let package = env::var_os("OTHELLO_PYTHON_PATH")
         .map(PathBuf::from)
-        .unwrap_or_else(|| manifest_dir().join("python"));
+        .unwrap_or_else(|| PYTHON_PACKAGE.get_or_init(python_package_dir).clone());
     let mut cmd = Command::new("python3");
     cmd.current_dir(manifest_dir())
-        .env("PYTHONPATH", binding)
-        .env("PYTHONDONTWRITEBYTECODE", "1")
-        .env("OTHELLO_LIBRARY", lib_dir().join("libothello.so"));
+        .env("PYTHONPATH", package)
+        .env("PYTHONDONTWRITEBYTECODE", "1");
     cmd
 }
+
+/// The package folder of [`python_env`], made once per run.
+static PYTHON_PACKAGE: OnceLock<PathBuf> = OnceLock::new();
 
 #[test]
 fn python_blocks_run() {
@@ -477,7 +480,7 @@ fn scratch_checkout(name: &str, app: Option<&Block>) -> PathBuf {
 
 /// Sets `cmd` up as a shell with the Python package installed would be:
 /// `python` (a link to `python3` in `dir/bin`) imports the package of
-/// `python/` and loads this test run's library.
+/// `python/` with its native module built for the tests.
 fn with_python(cmd: &mut Command, dir: &Path) {
     let bin = dir.join("bin");
     fs::create_dir_all(&bin).expect("a scratch bin directory");

@@ -745,7 +745,8 @@ class Board(_native.Board):
         """The board as a ``size`` x ``size`` numpy array of int8, row 0 being
         rank 1: 0 empty, 1 black, 2 white (the ``Color`` values)."""
         np = _numpy()
-        return np.frombuffer(self._cells(), dtype=np.int8).reshape(self.size, self.size).copy()
+        cells: numpy.ndarray[Any, Any] = np.frombuffer(self._cells(), dtype=np.int8)
+        return cells.reshape(self.size, self.size).copy()
 
     @classmethod
     def from_numpy(
@@ -762,7 +763,7 @@ class Board(_native.Board):
             )
         if not np.isin(cells, (0, 1, 2)).all():
             raise ParseError(Status.PARSE_ERROR, "a board array holds only 0, 1 and 2")
-        side = {Color.BLACK: "X", Color.WHITE: "O"}.get(Color(int(side_to_move)))
+        side = {1: "X", 2: "O"}.get(int(side_to_move))
         if side is None:
             raise InvalidArgumentError(
                 Status.INVALID_ARGUMENT, "side_to_move is Color.BLACK or Color.WHITE"
@@ -779,13 +780,14 @@ class Board(_native.Board):
         me = int(self.side_to_move)
         legal = np.zeros(self.size * self.size, dtype=np.uint8)
         legal[self.legal_moves()] = 1
-        return np.stack(
+        planes: numpy.ndarray[Any, Any] = np.stack(
             [
                 (cells == me).astype(np.uint8),
                 (cells == 3 - me).astype(np.uint8),
                 legal.reshape(self.size, self.size),
             ]
         )
+        return planes
 
 
 def _numpy() -> Any:

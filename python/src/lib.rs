@@ -255,9 +255,8 @@ fn new_of<'py>(cls: &Bound<'py, PyType>, game: Box<dyn AnyGame>) -> PyResult<Bou
 #[pymethods]
 impl Board {
     #[new]
-    #[pyo3(signature = (size = None))]
-    fn new(py: Python<'_>, size: Option<&Bound<'_, PyAny>>) -> PyResult<Board> {
-        let size = size.map_or(Ok(8), |s| int_arg(s, "size"))?;
+    #[pyo3(signature = (size = 8))]
+    fn new(py: Python<'_>, size: i64) -> PyResult<Board> {
         Ok(Board::with(any::new_game(size).map_err(|e| error(py, e))?))
     }
 
@@ -279,16 +278,15 @@ impl Board {
     /// A game with the moves of a transcript (`"f5d6c3"`) played from the
     /// start (of the `size` board); `ParseError` names the bad move.
     #[classmethod]
-    #[pyo3(signature = (text, size = None))]
+    #[pyo3(signature = (text, size = 8))]
     fn from_transcript<'py>(
         cls: &Bound<'py, PyType>,
         text: &Bound<'py, PyAny>,
-        size: Option<&Bound<'py, PyAny>>,
+        size: i64,
     ) -> PyResult<Bound<'py, PyAny>> {
         let text = text
             .cast::<PyString>()
             .map_err(|_| PyTypeError::new_err("a transcript is a str"))?;
-        let size = size.map_or(Ok(8), |s| int_arg(s, "size"))?;
         let game = any::parse_transcript(size, &text.to_cow()?).map_err(|e| error(cls.py(), e))?;
         new_of(cls, game)
     }
@@ -494,22 +492,6 @@ impl Board {
             .collect();
         Ok(PyBytes::new(py, &cells))
     }
-}
-
-fn int_arg(value: &Bound<'_, PyAny>, what: &str) -> PyResult<i64> {
-    let not_int = || {
-        PyTypeError::new_err(format!(
-            "{what} must be an int, not {}",
-            value
-                .repr()
-                .map(|r| r.to_string())
-                .unwrap_or_else(|_| "that".into())
-        ))
-    };
-    if value.is_instance_of::<PyBool>() {
-        return Err(not_int());
-    }
-    value.extract::<i64>().map_err(|_| not_int())
 }
 
 /// `_random_games`' moves, lengths, scores and stride.

@@ -19,6 +19,7 @@ import ctypes
 import gc
 import importlib.metadata
 import os
+import random
 import re
 import shutil
 import subprocess
@@ -543,6 +544,225 @@ class BookTest(unittest.TestCase):
             self.assertEqual(e.book_moves(b), builtin)
             e.book = othello.Book.BUILTIN  # drops the loaded book
             self.assertEqual(e.book, othello.Book.BUILTIN)
+
+
+def _random_boards(size: int, count: int, seed: int) -> List[othello.Board]:
+    """Positions of games of random moves: one after every turn."""
+    rng = random.Random(seed)
+    boards = []
+    b = othello.Board(size)
+    while len(boards) < count:
+        if b.is_game_over:
+            b = othello.Board(size)
+        elif b.must_pass:
+            b.pass_turn()
+        else:
+            b.play(rng.choice(b.legal_moves()))
+        boards.append(b.copy())
+    return boards
+
+
+def _final_score(board: othello.Board) -> int:
+    """Black minus white with the empty squares for the winner."""
+    black, white = board.count(Color.BLACK), board.count(Color.WHITE)
+    empty = board.count(Color.EMPTY)
+    diff = black - white
+    return diff + (empty if diff > 0 else -empty if diff < 0 else 0)
+
+
+class BulkTest(unittest.TestCase):
+    """The calls for bulk work: masks, arrays and random games."""
+
+    def test_masks_match_the_squares(self):
+        for size in (4, 8, 10, 16):  # 16, 64, 100 and 256 bits
+            for b in _random_boards(size, 40, seed=size):
+                black, white = b.bitboards()
+                for sq in range(size * size):
+                    self.assertEqual(black >> sq & 1, b[sq] == Color.BLACK)
+                    self.assertEqual(white >> sq & 1, b[sq] == Color.WHITE)
+                self.assertEqual(b.legal_mask(), sum(1 << sq for sq in b.legal_moves()))
+        start = othello.Board()
+        self.assertEqual(start.legal_mask(), sum(1 << Square(s) for s in ("d3", "c4", "f5", "e6")))
+
+    def test_numpy_arrays(self):
+        import numpy as np
+
+        for size in (6, 8, 12):
+            for b in _random_boards(size, 20, seed=size):
+                cells = b.to_numpy()
+                self.assertEqual(cells.shape, (size, size))
+                self.assertEqual(cells.dtype, np.int8)
+                for sq in range(size * size):
+                    self.assertEqual(cells[sq // size, sq % size], int(b[sq]))
+                back = othello.Board.from_numpy(cells, b.side_to_move)
+                self.assertEqual(back.to_string(), b.to_string())
+                planes = b.planes()
+                me = int(b.side_to_move)
+                self.assertEqual(planes.shape, (3, size, size))
+                self.assertTrue(((cells == me) == (planes[0] == 1)).all())
+                self.assertTrue(((cells == 3 - me) == (planes[1] == 1)).all())
+                self.assertEqual(sorted(np.flatnonzero(planes[2])), b.legal_moves())
+        with self.assertRaises(othello.ParseError):
+            othello.Board.from_numpy(np.zeros((8, 7), dtype=np.int8))
+        with self.assertRaises(othello.ParseError):
+            othello.Board.from_numpy(np.full((8, 8), 3))
+        with self.assertRaises(othello.ParseError):
+            othello.Board.from_numpy(np.zeros((9, 9), dtype=np.int8))  # no odd sizes
+        with self.assertRaises(othello.InvalidArgumentError):
+            othello.Board.from_numpy(np.zeros((8, 8), dtype=np.int8), Color.EMPTY)
+
+    def test_without_numpy(self):
+        # numpy is optional: the package imports and plays without it, and
+        # the array calls say what they need.
+        code = (
+            "import sys; sys.modules['numpy'] = None\n"
+            "import othello\n"
+            "b = othello.Board(); b.play('f5')\n"
+            "g = othello.random_games(3, seed=1); print(len(g), g.game(0)[0])\n"
+            "try:\n    b.to_numpy()\nexcept ImportError as e:\n    print(e)\n"
+        )
+        out = _python(["-c", code], Path(tempfile.gettempdir()))
+        self.assertEqual(out.returncode, 0, out.stderr)
+        self.assertIn("needs numpy", out.stdout)
+        self.assertTrue(out.stdout.startswith("3 "), out.stdout)
+
+    def test_random_games_are_games(self):
+        games = othello.random_games(200, seed=7)
+        self.assertEqual(len(games), 200)
+        self.assertEqual(games.stride, 60)
+        self.assertEqual(len(games.moves), 200 * 60)
+        for i in range(len(games)):
+            n = games.lengths[i]
+            row = games.moves[i * 60 : (i + 1) * 60]
+            self.assertTrue(all(sq == -1 for sq in row[n:]), row)
+            # Every move legal when replayed, passes where forced, to the end.
+            b = games.board(i)
+            self.assertTrue(b.is_game_over)
+            self.assertEqual(b.transcript(), "".join(s.name for s in games.game(i)))
+            self.assertEqual(games.scores[i], _final_score(b))
+        # The moves are spread: every first move occurs.
+        firsts = {games.moves[i * 60] for i in range(len(games))}
+        self.assertEqual(firsts, {Square(s) for s in ("d3", "c4", "f5", "e6")})
+
+    def test_random_games_seeds_and_starts(self):
+        a = othello.random_games(50, seed=3)
+        self.assertEqual(a, othello.random_games(50, seed=3))
+        self.assertNotEqual(a.moves, othello.random_games(50, seed=4).moves)
+        self.assertNotEqual(othello.random_games(5).moves, othello.random_games(5).moves)
+        start = othello.Board.from_transcript("f5d6c3d3c4")
+        from_start = othello.random_games(20, seed=1, start=start)
+        self.assertEqual(from_start.start, start.to_string())
+        self.assertEqual(from_start.stride, 55)
+        self.assertEqual(start.move_number, 6)  # the start is not changed
+        for i in range(20):
+            self.assertTrue(from_start.board(i).is_game_over)
+        small = othello.random_games(30, seed=2, start=othello.Board(6))
+        self.assertEqual(small.stride, 32)
+        for i in range(30):
+            b = small.board(i)
+            self.assertEqual(b.size, 6)
+            self.assertEqual(small.scores[i], _final_score(b))
+        self.assertEqual(len(othello.random_games(0, seed=1)), 0)
+        over = othello.Board.from_string("X" * 64 + " O")
+        self.assertEqual(list(othello.random_games(2, seed=1, start=over).scores), [64, 64])
+
+    def test_random_games_numpy(self):
+        games = othello.random_games(10, seed=5)
+        moves, lengths, scores = games.to_numpy()
+        self.assertEqual(moves.shape, (10, 60))
+        self.assertEqual(list(lengths), list(games.lengths))
+        self.assertEqual(list(scores), list(games.scores))
+        self.assertEqual(list(moves[3][: lengths[3]]), games.game(3))
+
+    def test_random_games_bad_arguments(self):
+        with self.assertRaises(TypeError):
+            othello.random_games("10")  # type: ignore[arg-type]
+        with self.assertRaises(othello.InvalidArgumentError):
+            othello.random_games(-1)
+        with self.assertRaises(othello.InvalidArgumentError):
+            othello.random_games(1, seed=2**64)
+        with self.assertRaises(TypeError):
+            othello.random_games(1, start="f5")  # type: ignore[arg-type]
+        closed = othello.Board()
+        closed.close()
+        with self.assertRaises(ValueError):
+            othello.random_games(1, start=closed)
+
+
+class NativeBoardTest(unittest.TestCase):
+    """The board of the native module: bad input raises, never crashes."""
+
+    def test_closed_board(self):
+        b = othello.Board()
+        b.close()
+        self.assertTrue(b.closed)
+        calls = [
+            lambda: b.legal_moves(),
+            lambda: b.play("f5"),
+            lambda: b.pass_turn(),
+            lambda: b.undo(),
+            lambda: b.redo(),
+            lambda: b.size,
+            lambda: b.side_to_move,
+            lambda: b.is_game_over,
+            lambda: b["d4"],
+            lambda: b.count(Color.BLACK),
+            lambda: b.history(),
+            lambda: b.to_string(),
+            lambda: b.legal_mask(),
+            lambda: b.bitboards(),
+            lambda: b.copy(),
+            lambda: b._h,
+            lambda: othello.Engine().search(b, level=1),
+        ]
+        for call in calls:
+            with self.assertRaises(ValueError):
+                call()
+
+    def test_wrong_types(self):
+        b = othello.Board()
+        for bad in (None, 3.5, True, [37], b"f5"):
+            with self.assertRaises(TypeError):
+                b.play(bad)  # type: ignore[arg-type]
+            with self.assertRaises(TypeError):
+                b.is_legal(bad)  # type: ignore[arg-type]
+        for bad in (None, "8", 8.0):
+            with self.assertRaises(TypeError):
+                othello.Board(bad)  # type: ignore[arg-type]
+        with self.assertRaises(TypeError):
+            b.count("black")  # type: ignore[arg-type]
+        with self.assertRaises(othello.InvalidArgumentError):
+            othello.Board(7)
+        with self.assertRaises(othello.InvalidArgumentError):
+            b.mobility(Color.EMPTY)
+        self.assertFalse(b.is_legal(64))  # off the board: not legal, no error
+        self.assertFalse(b.is_legal(othello.PASS))
+        self.assertEqual(b.to_string(), othello.Board().to_string())
+
+    def test_subclasses_keep_their_class(self):
+        class MyBoard(othello.Board):
+            pass
+
+        b = MyBoard.from_transcript("f5d6")
+        self.assertIs(type(b), MyBoard)
+        self.assertIs(type(b.copy()), MyBoard)
+        self.assertIs(type(othello.Board().copy()), othello.Board)
+        self.assertEqual(b.history(), [Square("f5"), Square("d6")])
+
+    def test_squares_are_square_objects(self):
+        b = othello.Board(10)
+        moves = b.legal_moves()
+        self.assertTrue(all(type(m) is Square and m.size == 10 for m in moves))
+        flipped = b.play(moves[0])
+        self.assertTrue(flipped and all(type(f) is Square and f.size == 10 for f in flipped))
+        self.assertEqual(b.history(), [moves[0]])
+        self.assertEqual(b.history()[0].name, moves[0].name)
+        # A pass in the history is Square(PASS).
+        p = othello.Board.from_string("-" * 14 + "OX" + " O")
+        self.assertTrue(p.must_pass)
+        p.pass_turn()
+        self.assertEqual(p.history(), [Square(othello.PASS, 4)])
+        self.assertEqual(p.history()[0].size, 4)
 
 
 class LifetimeTest(unittest.TestCase):

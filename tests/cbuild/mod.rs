@@ -410,3 +410,56 @@ pub fn wait_or_kill(child: &mut Child, what: &str) -> ExitStatus {
         thread::sleep(Duration::from_millis(5));
     }
 }
+
+/// The cargo build of the Python package's native module for the tests, in
+/// its own target directory (never waiting on `target/`'s lock): the release
+/// profile without LTO, a minute or two instead of four. pip's build of the
+/// wheel (`tests/bindings.rs`) sets the same variables.
+pub fn python_build_env(cmd: &mut Command) -> &mut Command {
+    cmd.env(
+        "CARGO_TARGET_DIR",
+        Path::new(env!("CARGO_TARGET_TMPDIR")).join("python"),
+    )
+    .env("CARGO_PROFILE_RELEASE_LTO", "false")
+    .env("CARGO_PROFILE_RELEASE_CODEGEN_UNITS", "16")
+}
+
+/// A directory to put on `PYTHONPATH` for the checkout's Python package
+/// without installing it: `othello/` holding links to the Python files of
+/// `python/othello` and to its native module, built by cargo for the tests.
+pub fn python_package_dir() -> PathBuf {
+    let cargo = env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    run(
+        "cargo build -p othello-python",
+        python_build_env(Command::new(cargo).current_dir(manifest_dir()).args([
+            "build",
+            "--release",
+            "-p",
+            "othello-python",
+        ])),
+    );
+    let built = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("python")
+        .join("release")
+        .join("lib_native.so");
+    let dir = out_dir("python", "package");
+    let package = dir.join("othello");
+    fs::create_dir_all(&package).expect("the package directory");
+    let source = manifest_dir().join("python").join("othello");
+    let mut links = vec![(built, package.join("_native.abi3.so"))];
+    for entry in fs::read_dir(&source).expect("python/othello") {
+        let path = entry.expect("a directory entry").path();
+        if path.extension().is_some_and(|e| e == "py" || e == "pyi") {
+            links.push((
+                path.clone(),
+                package.join(path.file_name().expect("a file name")),
+            ));
+        }
+    }
+    for (from, to) in links {
+        let _ = fs::remove_file(&to);
+        std::os::unix::fs::symlink(&from, &to)
+            .unwrap_or_else(|e| panic!("cannot link {}: {e}", to.display()));
+    }
+    dir
+}
