@@ -20,7 +20,7 @@ use othello::{Color, Error};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyBool, PyBytes, PyList, PyString, PyType};
+use pyo3::types::{PyBool, PyBytes, PyInt, PyList, PyString, PyType};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// `OTHELLO_PASS`, and the Python `PASS`.
@@ -102,24 +102,16 @@ fn words_int(py: Python<'_>, words: [u64; 4]) -> PyResult<Bound<'_, PyAny>> {
         return Ok(words[0].into_pyobject(py)?.into_any());
     }
     let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
-    py.get_type::<pyo3::types::PyInt>()
+    py.get_type::<PyInt>()
         .call_method1("from_bytes", (PyBytes::new(py, &bytes), "little"))
 }
 
 /// A colour argument: `Color` or its int (0 empty, 1 black, 2 white).
 fn color_arg(py: Python<'_>, color: &Bound<'_, PyAny>) -> PyResult<Option<Color>> {
     if color.is_instance_of::<PyBool>() {
-        return Err(PyTypeError::new_err(format!(
-            "color must be an int, not {}",
-            color.repr()?
-        )));
+        return Err(not_an_int("color", color));
     }
-    let value: i64 = color.extract().map_err(|_| {
-        PyTypeError::new_err(format!(
-            "color must be an int, not {}",
-            color.repr().map(|r| r.to_string()).unwrap_or_default()
-        ))
-    })?;
+    let value: i64 = color.extract().map_err(|_| not_an_int("color", color))?;
     match value {
         0 => Ok(None),
         1 => Ok(Some(Color::Black)),
@@ -130,6 +122,17 @@ fn color_arg(py: Python<'_>, color: &Bound<'_, PyAny>) -> PyResult<Option<Color>
             &format!("color {value} is not OTHELLO_COLOR_EMPTY, _BLACK or _WHITE"),
         )),
     }
+}
+
+fn not_an_int(what: &str, value: &Bound<'_, PyAny>) -> PyErr {
+    PyTypeError::new_err(format!("{what} must be an int, not {}", repr(value)))
+}
+
+fn repr(value: &Bound<'_, PyAny>) -> String {
+    value
+        .repr()
+        .map(|r| r.to_string())
+        .unwrap_or_else(|_| "that".into())
 }
 
 fn color_object(py: Python<'_>, color: Option<Color>) -> PyResult<Py<PyAny>> {
@@ -205,12 +208,12 @@ impl Board {
         } else if value.is_instance_of::<PyBool>() {
             return Err(not_a_square(value));
         } else {
-            value.extract::<i64>().map_err(|e| {
-                if value.is_instance_of::<pyo3::types::PyInt>() {
+            value.extract::<i64>().map_err(|_| {
+                if value.is_instance_of::<PyInt>() {
                     failure(
                         py,
                         othello_status::OTHELLO_STATUS_INVALID_SQUARE,
-                        &format!("square {} does not fit a C int ({e})", value),
+                        &format!("square {value} does not fit a C int"),
                     )
                 } else {
                     not_a_square(value)
@@ -228,10 +231,7 @@ fn closed() -> PyErr {
 fn not_a_square(value: &Bound<'_, PyAny>) -> PyErr {
     PyTypeError::new_err(format!(
         "a square is a name like 'f5' or an index, not {}",
-        value
-            .repr()
-            .map(|r| r.to_string())
-            .unwrap_or_else(|_| "that".into())
+        repr(value)
     ))
 }
 
