@@ -11,7 +11,7 @@
 //! the only module that touches raw pointers.
 //!
 //! The modules stand in layers and import only from their own layer and
-//! those below, bottom to top: `error`, `color`, `rng`; `board`; `eval`,
+//! those below, bottom to top: `error`, `color`, `rng`, `clock`; `board`; `eval`,
 //! `game`, `book`, `classic`; `notation`, `obf`; `search`; the engine
 //! (`search::engine`); `any`; `ffi`. `tests/layers.rs` checks it.
 //!
@@ -38,6 +38,7 @@ pub mod any;
 pub mod board;
 pub mod book;
 pub mod classic;
+pub mod clock;
 pub mod color;
 pub mod error;
 pub mod eval;

@@ -44,7 +44,7 @@ use std::path::{Path, PathBuf};
 /// The layers, bottom to top, each with the module path prefixes it holds.
 /// A module takes the layer of its longest matching prefix.
 const LAYERS: &[(&str, &[&str])] = &[
-    ("foundation", &["error", "color", "rng"]),
+    ("foundation", &["error", "color", "rng", "clock"]),
     ("board", &["board"]),
     (
         "eval, game, book, classic",

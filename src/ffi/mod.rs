@@ -14,6 +14,8 @@ pub mod board;
 pub mod book;
 pub mod engine;
 pub mod evaluation;
+#[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
+pub mod wasm;
 
 use crate::error::Error;
 use std::cell::RefCell;

@@ -24,7 +24,7 @@ use crate::eval::{Evaluate, Evaluator, SCALE};
 use crate::rng::Rng;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
-use std::time::Instant;
+use crate::clock::Instant;
 
 /// One legal move with its score, as `analyze` reports it.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]

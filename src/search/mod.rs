@@ -40,7 +40,7 @@ pub struct Budget<'a> {
     /// This thread's nodes.
     pub nodes: u64,
     pub node_limit: u64,
-    pub deadline: Option<std::time::Instant>,
+    pub deadline: Option<crate::clock::Instant>,
     pub stop: &'a AtomicBool,
     pub stopped: bool,
     /// The threads of the search (None: it has one).
@@ -100,7 +100,7 @@ impl<'a> Budget<'a> {
     pub fn check(&mut self) -> Result<(), Abort> {
         let late = self
             .deadline
-            .is_some_and(|d| std::time::Instant::now() >= d);
+            .is_some_and(|d| crate::clock::Instant::now() >= d);
         let (nodes, done) = match self.team {
             Some(team) => {
                 let total = team.count(self.nodes - self.counted);
@@ -114,6 +114,7 @@ impl<'a> Budget<'a> {
             || done
             || nodes >= self.node_limit
             || self.stop.load(Ordering::Relaxed)
+            || crate::clock::interrupted()
         {
             self.stopped = true;
             return Err(Abort::Stopped);

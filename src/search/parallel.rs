@@ -28,6 +28,10 @@ pub const MAX_THREADS: u32 = 256;
 /// The threads `requested` means: 0 is every core the system gives the
 /// process, capped at [`MAX_THREADS`].
 pub fn resolve_threads(requested: u32) -> u32 {
+    // The web build (wasm32-unknown-unknown) has no threads.
+    if cfg!(all(target_arch = "wasm32", not(target_feature = "atomics"))) {
+        return 1;
+    }
     if requested > 0 {
         return requested.min(MAX_THREADS);
     }

@@ -13,7 +13,8 @@ use crate::board::{Bits, Geometry, Position};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::thread::JoinHandle;
-use std::time::{Duration, Instant};
+use crate::clock::Instant;
+use std::time::Duration;
 
 /// A position as the pondering compares it: its board side and both
 /// sides' discs.

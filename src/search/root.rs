@@ -17,7 +17,8 @@ use crate::board::position::distinct_moves;
 use crate::board::{Bits, Geometry, Position};
 use crate::eval::{Evaluate, Evaluator, SCALE};
 use crate::rng::Rng;
-use std::time::{Duration, Instant};
+use crate::clock::Instant;
+use std::time::Duration;
 
 /// Reported after each completed iteration (squares are `row * N + col`).
 #[derive(Clone, Debug)]

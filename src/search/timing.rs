@@ -14,7 +14,8 @@
 //! than half of what is left.
 
 use super::limits::{Clock, Limits};
-use std::time::{Duration, Instant};
+use crate::clock::Instant;
+use std::time::Duration;
 
 /// The time reserved on every move for answering after the search stops,
 /// or a sixteenth of a shorter time. The budget looks at the clock every
