@@ -1,0 +1,197 @@
+//! The web build (docs/web.md): the library compiled for
+//! `wasm32-unknown-unknown`, the JavaScript package of `web/` around it,
+//! tested in Node (`web/test/*.test.mjs`, with positions and the native
+//! library's answers for them written here), packed with `npm pack` and
+//! installed into an empty project that runs docs/web.md's first script,
+//! and the page of `web/demo` played to the end by clicks in headless
+//! Chromium (`web/test/browser.mjs`, with playwright-core from npm).
+//!
+//! `./test.sh` installs what this needs: the wasm32 target (rustup), Node
+//! and npm, Chromium (Debian's `chromium`). Without them the tests fail,
+//! naming what is missing. npm fetches playwright-core from its registry
+//! (its cache after the first run). The wasm build goes to its own target
+//! directory under `CARGO_TARGET_TMPDIR`, with the release profile (the
+//! size and speed that ship) and without the `header` feature.
+
+use othello::ffi::board::*;
+use othello::ffi::engine::*;
+use othello::rng::Rng;
+use std::ffi::CStr;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
+
+mod cbuild;
+use cbuild::{manifest_dir, on_path, out_dir, run};
+
+fn tmp() -> PathBuf {
+    Path::new(env!("CARGO_TARGET_TMPDIR")).join("web")
+}
+
+/// The package as `npm pack` would take it from `web/`, with the module
+/// built: `othello.js`, `othello.d.ts`, `package.json` and `othello.wasm`.
+fn package() -> &'static Path {
+    static PACKAGE: OnceLock<PathBuf> = OnceLock::new();
+    PACKAGE.get_or_init(|| {
+        let wasm = build_wasm();
+        let dir = tmp().join("package");
+        fs::create_dir_all(&dir).expect("the package directory");
+        for file in ["othello.js", "othello.d.ts", "package.json"] {
+            fs::copy(manifest_dir().join("web").join(file), dir.join(file))
+                .unwrap_or_else(|e| panic!("copying web/{file}: {e}"));
+        }
+        fs::copy(&wasm, dir.join("othello.wasm")).expect("copying othello.wasm");
+        dir
+    })
+}
+
+/// `web/build.sh` into this run's directory: the path of othello.wasm.
+fn build_wasm() -> PathBuf {
+    let out = tmp().join("build");
+    run(
+        "web/build.sh (rustup target add wasm32-unknown-unknown: ./test.sh does)",
+        Command::new("bash")
+            .arg(manifest_dir().join("web").join("build.sh"))
+            .arg(&out)
+            .env("CARGO_TARGET_DIR", tmp().join("target")),
+    );
+    out.join("othello.wasm")
+}
+
+fn node() -> Command {
+    let node = on_path("node").expect("node is not on PATH (./test.sh installs nodejs)");
+    let mut cmd = Command::new(node);
+    cmd.current_dir(manifest_dir());
+    cmd
+}
+
+/// A position after `plies` random plies and its board string.
+fn random_board(rng: &mut Rng, plies: usize) -> *mut othello_board {
+    unsafe {
+        let b = othello_board_new();
+        let mut moves = [0i32; 64];
+        for _ in 0..plies {
+            let n = othello_board_legal_moves(b, moves.as_mut_ptr(), 64);
+            if n == 0 {
+                if othello_board_pass(b) != othello::ffi::othello_status::OTHELLO_STATUS_OK {
+                    break;
+                }
+                continue;
+            }
+            let sq = moves[rng.below(n)];
+            othello_board_play(b, sq, std::ptr::null_mut(), 0, std::ptr::null_mut());
+        }
+        b
+    }
+}
+
+fn board_string(b: *const othello_board) -> String {
+    let mut buf = [0u8; 80];
+    unsafe {
+        othello_board_to_string(b, buf.as_mut_ptr().cast(), buf.len(), std::ptr::null_mut());
+        CStr::from_bytes_until_nul(&buf)
+            .unwrap()
+            .to_str()
+            .unwrap()
+            .to_string()
+    }
+}
+
+/// The native library's answer for `b` (freed): level `level`, or an exact
+/// solve when `exact` > 0, as `{board, limits, move, score, nodes}`.
+fn answer(e: *mut othello_engine, b: *mut othello_board, level: i32, exact: i32) -> String {
+    unsafe {
+        let mut lim = std::mem::zeroed::<othello_search_limits>();
+        othello_search_limits_init(&mut lim);
+        lim.book = 0;
+        let limits = if exact > 0 {
+            lim.level = -1;
+            lim.exact_empties = exact;
+            format!("{{\"exactEmpties\": {exact}, \"book\": 0}}")
+        } else {
+            lim.level = level;
+            format!("{{\"level\": {level}, \"book\": 0}}")
+        };
+        let mut r = std::mem::zeroed::<othello_search_result>();
+        othello_engine_clear(e);
+        assert_eq!(
+            othello_engine_search(e, b, &lim, &mut r),
+            othello::ffi::othello_status::OTHELLO_STATUS_OK
+        );
+        assert!(exact == 0 || r.exact);
+        let line = format!(
+            "{{\"board\": \"{}\", \"limits\": {limits}, \"move\": {}, \"score\": {}, \"nodes\": {}}}",
+            board_string(b),
+            r.r#move,
+            r.score,
+            r.nodes
+        );
+        othello_board_free(b);
+        line
+    }
+}
+
+/// The native library's answers, as the Node tests compare them: 20
+/// midgame positions at level 8 and 10 positions of 16 empties solved
+/// exactly.
+fn native_answers() -> String {
+    let mut rng = Rng::new(65);
+    let mut cases = Vec::new();
+    let e = othello_engine_new(16);
+    let start = std::time::Instant::now();
+    while cases.len() < 20 {
+        let plies = 14 + rng.below(20);
+        let b = random_board(&mut rng, plies);
+        if unsafe { othello_board_is_game_over(b) || othello_board_must_pass(b) } {
+            unsafe { othello_board_free(b) };
+            continue;
+        }
+        cases.push(answer(e, b, 8, 0));
+    }
+    while cases.len() < 30 {
+        let b = random_board(&mut rng, 44);
+        let empties = unsafe { othello_board_count(b, 0) };
+        if empties != 16 || unsafe { othello_board_legal_moves(b, std::ptr::null_mut(), 0) } == 0 {
+            unsafe { othello_board_free(b) };
+            continue;
+        }
+        cases.push(answer(e, b, 0, 16));
+    }
+    unsafe { othello_engine_free(e) };
+    // The same searches' speed natively, in this test's build (the dev
+    // profile: optimised, without LTO), beside the wasm figure Node prints.
+    let nodes: u64 = cases
+        .iter()
+        .map(|c| {
+            c.rsplit("\"nodes\": ")
+                .next()
+                .unwrap()
+                .trim_end_matches('}')
+                .parse::<u64>()
+                .unwrap()
+        })
+        .sum();
+    let seconds = start.elapsed().as_secs_f64();
+    println!(
+        "native: {nodes} nodes in {seconds:.2} s (positions included), {:.2} M nodes/s",
+        nodes as f64 / seconds / 1e6
+    );
+    format!("[\n{}\n]\n", cases.join(",\n"))
+}
+
+/// `web/test/othello.test.mjs` in Node, on the package built here.
+#[test]
+fn node_tests() {
+    let pkg = package();
+    let answers = out_dir("web", "node").join("native.json");
+    fs::write(&answers, native_answers()).expect("writing the native answers");
+    let out = run(
+        "node --test web/test/othello.test.mjs",
+        node()
+            .args(["--expose-gc", "--test", "web/test/othello.test.mjs"])
+            .env("OTHELLO_WEB_PACKAGE", pkg)
+            .env("OTHELLO_NATIVE_ANSWERS", &answers),
+    );
+    print!("{}", String::from_utf8_lossy(&out.stdout));
+}
