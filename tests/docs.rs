@@ -40,6 +40,9 @@ const INFO_STRINGS: &[&str] = &[
     "sh slow",
     "cmake",
     "text",
+    // JavaScript: docs/web.md's scripts, run by tests/web.rs in a project
+    // with the npm package installed.
+    "js",
 ];
 
 // ---------------------------------------------------------------------------
@@ -550,6 +553,9 @@ const SYSTEM_COMMANDS: &[&str] = &[
     "export",
     // Python's package installer, and sourcing a virtual environment.
     "pip",
+    // Node.js and its package manager (docs/web.md).
+    "node",
+    "npm",
     ".",
     "cd",
 ];
@@ -871,7 +877,7 @@ fn check_command(ws: &Workspace, cmd: &[String]) -> Vec<String> {
         }
         "python3" | "python" if args.first().is_some_and(|a| a == "-m") => {
             match args.get(1).map(String::as_str) {
-                Some("venv" | "pip" | "pytest") => {}
+                Some("venv" | "pip" | "pytest" | "http.server") => {}
                 // The package of python/.
                 Some("othello") if ws.root.join("python/othello/__main__.py").is_file() => {}
                 other => errors.push(format!("{program} -m {other:?}: no such module")),

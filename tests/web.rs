@@ -195,3 +195,147 @@ fn node_tests() {
     );
     print!("{}", String::from_utf8_lossy(&out.stdout));
 }
+
+/// The fenced blocks of docs/web.md whose info string is `info`.
+fn doc_blocks(info: &str) -> Vec<String> {
+    let page = fs::read_to_string(manifest_dir().join("docs/web.md")).expect("docs/web.md");
+    let mut blocks = Vec::new();
+    let mut current: Option<String> = None;
+    for line in page.lines() {
+        match &mut current {
+            None if line.trim_end() == format!("```{info}") => current = Some(String::new()),
+            Some(body) if line.trim_end() == "```" => {
+                blocks.push(std::mem::take(body));
+                current = None;
+            }
+            Some(body) => {
+                body.push_str(line);
+                body.push('\n');
+            }
+            None => {}
+        }
+    }
+    blocks
+}
+
+/// `npm pack` of the package, installed from the tarball into an empty
+/// project as a user would, where docs/web.md's scripts run in Node.
+#[test]
+fn npm_package_installs_and_plays() {
+    let npm = on_path("npm").expect("npm is not on PATH (./test.sh installs it)");
+    let pkg = package();
+    let work = out_dir("web", "npm");
+    let packed = run(
+        "npm pack",
+        Command::new(&npm)
+            .args(["pack", "--json", "--pack-destination"])
+            .arg(&work)
+            .arg(pkg),
+    );
+    let listing = String::from_utf8_lossy(&packed.stdout).into_owned();
+    for file in ["othello.js", "othello.d.ts", "othello.wasm", "package.json"] {
+        assert!(
+            listing.contains(&format!("\"{file}\"")),
+            "{file} packed: {listing}"
+        );
+    }
+    let version = env!("CARGO_PKG_VERSION");
+    let tarball = work.join(format!("othello-engine-{version}.tgz"));
+    assert!(tarball.is_file(), "{} from npm pack", tarball.display());
+    let project = work.join("project");
+    let _ = fs::remove_dir_all(&project);
+    fs::create_dir_all(&project).expect("the project directory");
+    fs::write(
+        project.join("package.json"),
+        "{\"name\": \"scratch\", \"type\": \"module\"}\n",
+    )
+    .expect("package.json");
+    run(
+        "npm install the tarball",
+        Command::new(&npm)
+            .current_dir(&project)
+            .args(["install", "--no-audit", "--no-fund"])
+            .arg(&tarball),
+    );
+    let scripts = doc_blocks("js");
+    assert!(!scripts.is_empty(), "docs/web.md has js blocks");
+    assert!(
+        scripts[0].lines().count() <= 5,
+        "the first script is five lines:\n{}",
+        scripts[0]
+    );
+    for (i, script) in scripts.iter().enumerate() {
+        let file = project.join(format!("script{i}.mjs"));
+        fs::write(&file, script).expect("writing the script");
+        let out = run(
+            &format!("docs/web.md's script {i} in Node"),
+            node().current_dir(&project).arg(&file),
+        );
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        print!("{stdout}");
+        if i == 0 {
+            // A whole game: a board string with no empty square that can
+            // still be played, and the final score.
+            assert!(stdout.contains("black - white"), "{stdout}");
+        }
+    }
+}
+
+/// The page of `web/demo` in headless Chromium, driven by playwright-core
+/// (`web/test/browser.mjs`): a whole game by clicks, every move checked,
+/// undo, a new game against a 1986 level, and a screenshot.
+#[test]
+fn page_plays_in_a_browser() {
+    let npm = on_path("npm").expect("npm is not on PATH (./test.sh installs it)");
+    let chromium = std::env::var("CHROMIUM").unwrap_or_else(|_| "/usr/bin/chromium".into());
+    assert!(
+        Path::new(&chromium).is_file(),
+        "{chromium} is missing (./test.sh installs Debian's chromium)"
+    );
+    let pkg = package();
+    let site = out_dir("web", "site");
+    for file in ["othello.js", "othello.wasm"] {
+        fs::copy(pkg.join(file), site.join(file)).expect("copying the package");
+    }
+    fs::create_dir_all(site.join("demo")).expect("demo/");
+    for entry in fs::read_dir(manifest_dir().join("web/demo")).expect("web/demo") {
+        let path = entry.expect("an entry").path();
+        fs::copy(&path, site.join("demo").join(path.file_name().unwrap())).expect("copying demo/");
+    }
+    // playwright-core drives the system's Chromium (its own browser
+    // download does not work here); kept between runs.
+    let deps = tmp().join("playwright");
+    fs::create_dir_all(&deps).expect("the playwright directory");
+    if !deps.join("node_modules/playwright-core").is_dir() {
+        fs::write(
+            deps.join("package.json"),
+            "{\"name\": \"browser-test\", \"private\": true}\n",
+        )
+        .expect("package.json");
+        run(
+            "npm install playwright-core",
+            Command::new(&npm).current_dir(&deps).args([
+                "install",
+                "--no-audit",
+                "--no-fund",
+                "playwright-core@1",
+            ]),
+        );
+    }
+    let shot = out_dir("web", "screenshot").join("game.png");
+    let out = run(
+        "node web/test/browser.mjs",
+        node()
+            .arg("web/test/browser.mjs")
+            .env("OTHELLO_WEB_SITE", &site)
+            .env("PLAYWRIGHT_DIR", &deps)
+            .env("OTHELLO_WEB_SCREENSHOT", &shot)
+            .env("CHROMIUM", &chromium),
+    );
+    print!("{}", String::from_utf8_lossy(&out.stdout));
+    let png = fs::read(&shot).expect("the screenshot");
+    assert!(
+        png.starts_with(b"\x89PNG") && png.len() > 10_000,
+        "a screenshot of the page"
+    );
+}
