@@ -9,10 +9,11 @@
 #                               (.ci/run: clang, for fuzz/run.sh)
 #
 # The set-up: the C and C++ compilers, make, python3 with venv, pkg-config,
-# CMake and valgrind with apt-get (as root, or through sudo) when they are
+# CMake, Node.js with npm, Chromium and valgrind with apt-get (as root, or through sudo) when they are
 # missing; cargo-c, for the install test (tests/install.rs), with `cargo
 # install` when `cargo cinstall` is missing (a one-time build of 10 to 35
-# minutes); rustfmt and clippy with rustup. Without apt-get, a missing tool needed by the tests
+# minutes); rustfmt, clippy and the wasm32-unknown-unknown target with
+# rustup. Without apt-get, a missing tool needed by the tests
 # is an error that names it; valgrind alone is optional (its runs are then
 # skipped, as README.md says).
 set -euo pipefail
@@ -61,6 +62,11 @@ need python3 python3
 python3 -c 'import ensurepip, venv' 2>/dev/null || required+=(python3-venv)
 need pkg-config pkg-config
 need cmake cmake
+# tests/web.rs: Node.js and npm for the JavaScript package, Chromium for
+# the page (playwright-core, from npm, drives Debian's chromium).
+need node nodejs
+need npm npm
+need chromium chromium
 command -v valgrind >/dev/null || optional+=(valgrind)
 for cmd in ${extra[@]+"${extra[@]}"}; do
     need "$cmd" "$cmd"
@@ -86,6 +92,8 @@ fi
 
 if command -v rustup >/dev/null; then
     rustup component add rustfmt clippy >/dev/null 2>&1 || say "note: rustup could not add rustfmt and clippy"
+    # The web build (tests/web.rs, web/build.sh).
+    rustup target add wasm32-unknown-unknown >/dev/null 2>&1 || say "note: rustup could not add the wasm32-unknown-unknown target"
 fi
 
 if ! has_cargo_c; then

@@ -19,12 +19,12 @@ use super::Budget;
 use crate::board::{Bits, Geometry, Position};
 use crate::book::{BookChoice, BookMove};
 use crate::classic;
+use crate::clock::Instant;
 use crate::error::Error;
 use crate::eval::{Evaluate, Evaluator, SCALE};
 use crate::rng::Rng;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
-use crate::clock::Instant;
 
 /// One legal move with its score, as `analyze` reports it.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]

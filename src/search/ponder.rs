@@ -10,10 +10,10 @@ use super::limits::Limits;
 use super::root::SearchResult;
 use super::timing::Plan;
 use crate::board::{Bits, Geometry, Position};
+use crate::clock::Instant;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::thread::JoinHandle;
-use crate::clock::Instant;
 use std::time::Duration;
 
 /// A position as the pondering compares it: its board side and both

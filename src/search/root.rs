@@ -15,9 +15,9 @@ use super::timing::Plan;
 use super::{Abort, Budget};
 use crate::board::position::distinct_moves;
 use crate::board::{Bits, Geometry, Position};
+use crate::clock::Instant;
 use crate::eval::{Evaluate, Evaluator, SCALE};
 use crate::rng::Rng;
-use crate::clock::Instant;
 use std::time::Duration;
 
 /// Reported after each completed iteration (squares are `row * N + col`).
