@@ -2,8 +2,8 @@
 //! `wasm32-unknown-unknown`, the JavaScript package of `web/` around it,
 //! tested in Node (`web/test/*.test.mjs`, with positions and the native
 //! library's answers for them written here), packed with `npm pack` and
-//! installed into an empty project that runs docs/web.md's first script,
-//! and the page of `web/demo` played to the end by clicks in headless
+//! installed into an empty project that runs docs/web.md's scripts (and
+//! TypeScript's `tsc --strict` on them and on the types), and the page of `web/demo` played to the end by clicks in headless
 //! Chromium (`web/test/browser.mjs`, with playwright-core from npm).
 //!
 //! `./test.sh` installs what this needs: the wasm32 target (rustup), Node
@@ -279,7 +279,56 @@ fn npm_package_installs_and_plays() {
             assert!(stdout.contains("black - white"), "{stdout}");
         }
     }
+    // The types, as a TypeScript user's compiler reads them: the page's
+    // scripts and a use of every class, under --strict.
+    run(
+        "npm install typescript",
+        Command::new(&npm).current_dir(&project).args([
+            "install",
+            "--no-audit",
+            "--no-fund",
+            "typescript@5",
+        ]),
+    );
+    let mut files = vec!["types.ts".to_string()];
+    fs::write(project.join("types.ts"), TYPES_USE).expect("types.ts");
+    for (i, script) in scripts.iter().enumerate() {
+        files.push(format!("script{i}.ts"));
+        fs::write(project.join(&files[i + 1]), script).expect("a .ts script");
+    }
+    run(
+        "tsc --strict on the package's types",
+        node()
+            .current_dir(&project)
+            .args([
+                "node_modules/typescript/bin/tsc",
+                "--noEmit",
+                "--strict",
+                "--target",
+                "es2022",
+                "--module",
+                "nodenext",
+                "--moduleResolution",
+                "nodenext",
+            ])
+            .args(&files),
+    );
 }
+
+/// TypeScript that uses the package's types (checked by tsc, not run).
+const TYPES_USE: &str = r#"
+import * as othello from "othello-engine";
+export function typed(b: othello.Board, e: othello.Engine): number {
+  const moves: othello.Square[] = b.legalMoves();
+  const flips: number[] = b.play(moves[0] ?? othello.PASS);
+  const r: othello.SearchResult = e.search(b, { level: 4, clockRemainingMs: 1000n });
+  const scores: othello.MoveScore[] = e.analyze(b, { depth: 2 });
+  const side: othello.Color = b.sideToMove;
+  e.book = othello.Book.NONE;
+  const err = new Error() as othello.OthelloError;
+  return flips.length + r.score + scores.length + side + err.status + othello.interruptFlag().length;
+}
+"#;
 
 /// The page of `web/demo` in headless Chromium, driven by playwright-core
 /// (`web/test/browser.mjs`): a whole game by clicks, every move checked,
