@@ -3,13 +3,14 @@
 //! tested in Node (`web/test/*.test.mjs`, with positions and the native
 //! library's answers for them written here), packed with `npm pack` and
 //! installed into an empty project that runs docs/web.md's scripts (and
-//! TypeScript's `tsc --strict` on them and on the types), and the page of `web/demo` played to the end by clicks in headless
-//! Chromium (`web/test/browser.mjs`, with playwright-core from npm).
+//! TypeScript's `tsc --strict` on them and on the types), and the page of
+//! `web/demo` played to the end by clicks in headless Chromium
+//! (`web/test/browser.mjs`, with playwright-core from npm).
 //!
 //! `./test.sh` installs what this needs: the wasm32 target (rustup), Node
 //! and npm, Chromium (Debian's `chromium`). Without them the tests fail,
-//! naming what is missing. npm fetches playwright-core from its registry
-//! (its cache after the first run). The wasm build goes to its own target
+//! naming what is missing. npm fetches playwright-core and TypeScript from
+//! its registry (its cache after the first run). The wasm build goes to its own target
 //! directory under `CARGO_TARGET_TMPDIR`, with the release profile (the
 //! size and speed that ship) and without the `header` feature.
 
