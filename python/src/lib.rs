@@ -519,9 +519,13 @@ fn _random_games<'py>(
     let stride = game.count(None) as usize;
     let (moves, lengths, scores) = py.detach(|| {
         let mut rng = Rng::new(seed);
-        let mut moves = Vec::with_capacity(count * stride * 2);
-        let mut lengths = Vec::with_capacity(count * 2);
-        let mut scores = Vec::with_capacity(count * 2);
+        // Room for the games asked, up to a million: beyond, the vectors
+        // grow as they fill (a count too large for memory fails there, not
+        // on a capacity computed up front).
+        let room = count.min(1 << 20);
+        let mut moves = Vec::with_capacity(room * stride * 2);
+        let mut lengths = Vec::with_capacity(room * 2);
+        let mut scores = Vec::with_capacity(room * 2);
         let mut played = Vec::with_capacity(stride);
         for _ in 0..count {
             played.clear();
