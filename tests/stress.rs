@@ -1,8 +1,9 @@
-//! The thread stress test, `tests/c/stress.c`: ten threads searching on
-//! shared engines with random limits, stopping them at random moments,
-//! checking BUSY, cloning, handing over and freeing boards, creating and
-//! freeing private engines, all at once, for a few seconds (see the file for
-//! what each thread checks). Run under AddressSanitizer + UBSan (LeakSanitizer
+//! The thread stress test, `tests/c/stress.c`: twelve threads searching on
+//! shared engines with random limits, pondering, stopping them at random
+//! moments, checking BUSY, cloning, handing over and freeing boards,
+//! creating and freeing private engines, and playing games by random calls
+//! that are replayed on one thread afterwards, all at once, for a few
+//! seconds (see the file for what each thread checks). Run under AddressSanitizer + UBSan (LeakSanitizer
 //! at exit) and under ThreadSanitizer. Only the C side is instrumented: the
 //! Rust library is not (that needs a nightly compiler), so ThreadSanitizer
 //! sees the harness's own memory and every malloc/free, not the library's

@@ -29,7 +29,14 @@
  *  - a BUSY checker: a search on its own engine whose progress callback
  *    waits until the checker has seen BUSY from a second search, from an
  *    analysis and from clear, then stops it: the search must return stopped
- *    with a legal move.
+ *    with a legal move;
+ *  - players (2): games on boards of their own, by random calls (moves,
+ *    passes, undo, redo, book lookups on the shared engines, searches on an
+ *    engine of their own, string round trips), each call and what it
+ *    answered logged. After the run every player's log is replayed on one
+ *    thread, on fresh boards and a fresh engine: every answer (but a book
+ *    lookup that found its shared engine BUSY) and every game, move for
+ *    move, must be the same.
  *
  * An alarm ends the process if the threads do not finish within SECONDS +
  * 60 s (a hang). Prints counts and "stress: N checks passed", or one line
@@ -61,10 +68,14 @@
 #define N_CLONERS 2
 #define QUEUE_CAP 8
 #define FIXED_LEVEL 4
+#define N_PLAYERS 2
+#define PLAYER_BOARDS 3
+#define LOG_CAP (1 << 18)
 
 static atomic_long n_search_ok, n_search_stopped, n_busy, n_analyze_ok, n_analyze_stopped;
 static atomic_long n_threaded, n_ponders;
 static atomic_long n_stops, n_clones, n_private_engines, n_busy_rounds, n_parses;
+static atomic_long n_player_calls;
 
 /* ------------------------------------------------------------- shared state */
 
@@ -514,13 +525,207 @@ static void *busy_checker(void *arg)
     return NULL;
 }
 
+/* ----------------------------------------------------------------- players */
+
+enum { OP_PLAY, OP_UNDO, OP_REDO, OP_BOOK, OP_SEARCH, OP_STRING, OP_RESTART };
+
+typedef struct {
+    uint8_t board, op;
+    int16_t arg;
+    othello_status status;
+    uint64_t answer; /* a hash of what the call gave back */
+} logged_call;
+
+typedef struct {
+    uint64_t seed;
+    logged_call *log;
+    size_t len;
+    uint64_t games[PLAYER_BOARDS]; /* each board's final history, hashed */
+} player_log;
+
+static player_log player_logs[N_PLAYERS];
+
+static uint64_t mix(uint64_t h, uint64_t v) { return (h ^ v) * 0x100000001B3ULL; }
+
+static uint64_t mix_ints(uint64_t h, const int *v, size_t n)
+{
+    size_t i;
+    h = mix(h, n);
+    for (i = 0; i < n; i++) {
+        h = mix(h, (uint64_t)(int64_t)v[i]);
+    }
+    return h;
+}
+
+static uint64_t game_hash(const othello_board *b)
+{
+    int turns[200];
+    size_t n = 0;
+    char text[80];
+    uint64_t h = 0xcbf29ce484222325ULL;
+    CHECK(othello_board_history(b, turns, 200, &n) == OTHELLO_STATUS_OK);
+    CHECK(othello_board_to_string(b, text, sizeof text, NULL) == OTHELLO_STATUS_OK);
+    h = mix_ints(h, turns, n);
+    for (n = 0; text[n] != '\0'; n++) {
+        h = mix(h, (uint64_t)text[n]);
+    }
+    return h;
+}
+
+/* Makes call `c` (its board, operation and argument set) on `boards` with
+ * `own` (the player's engine) and `book` (a shared engine); fills in its
+ * status and answer. */
+static void make_call(logged_call *c, othello_board **boards, othello_engine *own,
+                      const othello_engine *book)
+{
+    othello_board *b = boards[c->board];
+    uint64_t h = 0xcbf29ce484222325ULL;
+    int flips[64];
+    size_t n = 0;
+    switch (c->op) {
+    case OP_PLAY:
+        if (c->arg == OTHELLO_PASS) {
+            c->status = othello_board_pass(b);
+        } else {
+            c->status = othello_board_play(b, c->arg, flips, 64, &n);
+            h = mix_ints(h, flips, c->status == OTHELLO_STATUS_OK ? n : 0);
+        }
+        break;
+    case OP_UNDO:
+        c->status = othello_board_undo(b);
+        break;
+    case OP_REDO:
+        c->status = othello_board_redo(b);
+        break;
+    case OP_RESTART: /* a new game: every turn undone */
+        c->status = OTHELLO_STATUS_OK;
+        while (othello_board_undo(b) == OTHELLO_STATUS_OK) {
+            h = mix(h, 1);
+        }
+        break;
+    case OP_BOOK: {
+        othello_move_score moves[64];
+        size_t i;
+        c->status = othello_engine_book_moves(book, b, moves, 64, &n);
+        for (i = 0; c->status == OTHELLO_STATUS_OK && i < n; i++) {
+            h = mix(mix(h, (uint64_t)moves[i].move), (uint64_t)(int64_t)moves[i].score);
+        }
+        break;
+    }
+    case OP_SEARCH: {
+        othello_search_limits lim;
+        othello_search_result r;
+        othello_search_limits_init(&lim);
+        lim.level = 1 + c->arg % 3;
+        c->status = othello_engine_search(own, b, &lim, &r);
+        if (c->status == OTHELLO_STATUS_OK) {
+            h = mix(mix(mix(h, (uint64_t)r.move), (uint64_t)(int64_t)r.score), r.nodes);
+        }
+        break;
+    }
+    default: { /* OP_STRING: the board string read back is the same board */
+        char text[80];
+        othello_board *copy;
+        c->status = othello_board_to_string(b, text, sizeof text, NULL);
+        copy = othello_board_from_string(text);
+        CHECK(copy != NULL);
+        if (copy != NULL) {
+            char again[80];
+            CHECK(othello_board_to_string(copy, again, sizeof again, NULL) == OTHELLO_STATUS_OK);
+            CHECK(strcmp(text, again) == 0);
+            othello_board_free(copy);
+        }
+        for (n = 0; text[n] != '\0'; n++) {
+            h = mix(h, (uint64_t)text[n]);
+        }
+        break;
+    }
+    }
+    c->answer = h;
+}
+
+static void *player(void *arg)
+{
+    player_log *pl = arg;
+    uint64_t rng = pl->seed;
+    othello_board *boards[PLAYER_BOARDS];
+    othello_engine *own = othello_engine_new(1);
+    int i;
+    CHECK(own != NULL);
+    for (i = 0; i < PLAYER_BOARDS; i++) {
+        boards[i] = othello_board_new();
+    }
+    while (own != NULL && running() && pl->len < LOG_CAP) {
+        logged_call *c = &pl->log[pl->len++];
+        othello_board *b;
+        int moves[64];
+        size_t n;
+        c->board = (uint8_t)below(&rng, PLAYER_BOARDS);
+        b = boards[c->board];
+        {
+            static const uint8_t ops[12] = {OP_PLAY, OP_PLAY,   OP_PLAY, OP_PLAY,   OP_PLAY,   OP_PLAY,
+                                            OP_UNDO, OP_REDO,   OP_BOOK, OP_SEARCH, OP_STRING, OP_STRING};
+            c->op = ops[below(&rng, 12)];
+        }
+        c->arg = (int16_t)below(&rng, 64);
+        if (c->op == OP_PLAY && othello_board_is_game_over(b)) {
+            c->op = OP_RESTART;
+        } else if (c->op == OP_PLAY) {
+            n = othello_board_legal_moves(b, moves, 64);
+            c->arg = (int16_t)(n == 0 ? OTHELLO_PASS : moves[below(&rng, (int)n)]);
+        }
+        make_call(c, boards, own, shared_engines[c->board % N_SHARED_ENGINES]);
+        atomic_fetch_add(&n_player_calls, 1);
+    }
+    for (i = 0; i < PLAYER_BOARDS; i++) {
+        pl->games[i] = game_hash(boards[i]);
+        othello_board_free(boards[i]);
+    }
+    othello_engine_free(own);
+    return NULL;
+}
+
+/* Replays a player's log on one thread: the same answers, the same games. */
+static void replay(const player_log *pl)
+{
+    othello_board *boards[PLAYER_BOARDS];
+    othello_engine *own = othello_engine_new(1);
+    othello_engine *book = othello_engine_new(1);
+    size_t k, differ = 0;
+    int i;
+    for (i = 0; i < PLAYER_BOARDS; i++) {
+        boards[i] = othello_board_new();
+    }
+    for (k = 0; k < pl->len; k++) {
+        logged_call c = pl->log[k];
+        make_call(&c, boards, own, book);
+        if (pl->log[k].op == OP_BOOK && pl->log[k].status == OTHELLO_STATUS_BUSY) {
+            continue; /* its shared engine was searching: nothing to compare */
+        }
+        if (c.status != pl->log[k].status || c.answer != pl->log[k].answer) {
+            if (differ++ < 5) {
+                check_at(__FILE__, __LINE__, 0, "call %zu (op %d on board %d, arg %d) answered %d/%llx, "
+                         "%d/%llx on replay", k, c.op, c.board, c.arg, pl->log[k].status,
+                         (unsigned long long)pl->log[k].answer, c.status, (unsigned long long)c.answer);
+            }
+        }
+    }
+    CHECK(differ == 0);
+    for (i = 0; i < PLAYER_BOARDS; i++) {
+        CHECK(game_hash(boards[i]) == pl->games[i]);
+        othello_board_free(boards[i]);
+    }
+    othello_engine_free(own);
+    othello_engine_free(book);
+}
+
 /* ------------------------------------------------------------------- main */
 
 int main(int argc, char **argv)
 {
     double seconds = argc > 1 ? atof(argv[1]) : 5.0;
     uint64_t seed = argc > 2 ? strtoull(argv[2], NULL, 10) : 1;
-    pthread_t threads[N_SEARCHERS + N_STOPPERS + N_CLONERS + 2];
+    pthread_t threads[N_SEARCHERS + N_STOPPERS + N_CLONERS + N_PLAYERS + 2];
     int n_threads = 0, i;
     double start;
 
@@ -551,10 +756,20 @@ int main(int argc, char **argv)
           0);
     CHECK(pthread_create(&threads[n_threads++], NULL, busy_checker,
                          (void *)(uintptr_t)(seed * 100 + 40)) == 0);
+    for (i = 0; i < N_PLAYERS; i++) {
+        player_logs[i].seed = seed * 100 + 50 + (uint64_t)i;
+        player_logs[i].log = calloc(LOG_CAP, sizeof(logged_call));
+        CHECK(player_logs[i].log != NULL);
+        CHECK(pthread_create(&threads[n_threads++], NULL, player, &player_logs[i]) == 0);
+    }
     for (i = 0; i < n_threads; i++) {
         CHECK(pthread_join(threads[i], NULL) == 0);
     }
 
+    for (i = 0; i < N_PLAYERS; i++) {
+        replay(&player_logs[i]);
+        free(player_logs[i].log);
+    }
     for (i = 0; i < queue_len; i++) {
         othello_board_free(queue[i]);
     }
@@ -566,13 +781,13 @@ int main(int argc, char **argv)
     }
     printf("stress: %d threads for %.1f s (seed %llu): searches %ld completed + %ld stopped "
            "(%ld of them on 2-3 threads), %ld BUSY, analyses %ld + %ld stopped, %ld ponders, %ld stop calls, "
-           "%ld clones, %ld parses, %ld private engines, %ld BUSY rounds\n",
+           "%ld clones, %ld parses, %ld private engines, %ld BUSY rounds, %ld player calls replayed\n",
            n_threads, now_s() - start, (unsigned long long)seed, atomic_load(&n_search_ok),
            atomic_load(&n_search_stopped), atomic_load(&n_threaded), atomic_load(&n_busy),
            atomic_load(&n_analyze_ok),
            atomic_load(&n_analyze_stopped), atomic_load(&n_ponders), atomic_load(&n_stops), atomic_load(&n_clones),
            atomic_load(&n_parses), atomic_load(&n_private_engines),
-           atomic_load(&n_busy_rounds));
+           atomic_load(&n_busy_rounds), atomic_load(&n_player_calls));
     CHECK(atomic_load(&n_threaded) > 0 || seconds < 1); /* the helpers ran */
     CHECK(atomic_load(&n_ponders) > 0 || seconds < 1);
     return check_summary("stress");
