@@ -23,7 +23,7 @@ pub use host::{interrupted, Instant};
 
 #[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
 mod host {
-    use std::ops::{Add, Sub};
+    use std::ops::Sub;
     use std::time::Duration;
 
     #[link(wasm_import_module = "othello_host")]
@@ -52,20 +52,9 @@ mod host {
             Duration::from_secs_f64(((self.0 - earlier.0) / 1000.0).max(0.0))
         }
 
-        pub fn saturating_duration_since(&self, earlier: Instant) -> Duration {
-            self.duration_since(earlier)
-        }
-
         pub fn checked_add(&self, d: Duration) -> Option<Instant> {
             let t = self.0 + d.as_secs_f64() * 1000.0;
             t.is_finite().then_some(Instant(t))
-        }
-    }
-
-    impl Add<Duration> for Instant {
-        type Output = Instant;
-        fn add(self, d: Duration) -> Instant {
-            Instant(self.0 + d.as_secs_f64() * 1000.0)
         }
     }
 

@@ -100,8 +100,9 @@ fn board_string(b: *const othello_board) -> String {
 }
 
 /// The native library's answer for `b` (freed): level `level`, or an exact
-/// solve when `exact` > 0, as `{board, limits, move, score, nodes}`.
-fn answer(e: *mut othello_engine, b: *mut othello_board, level: i32, exact: i32) -> String {
+/// solve when `exact` > 0, as `{board, limits, move, score, nodes}`, and
+/// its nodes.
+fn answer(e: *mut othello_engine, b: *mut othello_board, level: i32, exact: i32) -> (String, u64) {
     unsafe {
         let mut lim = std::mem::zeroed::<othello_search_limits>();
         othello_search_limits_init(&mut lim);
@@ -129,7 +130,7 @@ fn answer(e: *mut othello_engine, b: *mut othello_board, level: i32, exact: i32)
             r.nodes
         );
         othello_board_free(b);
-        line
+        (line, r.nodes)
     }
 }
 
@@ -139,6 +140,7 @@ fn answer(e: *mut othello_engine, b: *mut othello_board, level: i32, exact: i32)
 fn native_answers() -> String {
     let mut rng = Rng::new(65);
     let mut cases = Vec::new();
+    let mut nodes = 0;
     let e = othello_engine_new(16);
     let start = std::time::Instant::now();
     while cases.len() < 20 {
@@ -148,7 +150,9 @@ fn native_answers() -> String {
             unsafe { othello_board_free(b) };
             continue;
         }
-        cases.push(answer(e, b, 8, 0));
+        let (case, n) = answer(e, b, 8, 0);
+        cases.push(case);
+        nodes += n;
     }
     while cases.len() < 30 {
         let b = random_board(&mut rng, 44);
@@ -157,22 +161,13 @@ fn native_answers() -> String {
             unsafe { othello_board_free(b) };
             continue;
         }
-        cases.push(answer(e, b, 0, 16));
+        let (case, n) = answer(e, b, 0, 16);
+        cases.push(case);
+        nodes += n;
     }
     unsafe { othello_engine_free(e) };
     // The same searches' speed natively, in this test's build (the dev
     // profile: optimised, without LTO), beside the wasm figure Node prints.
-    let nodes: u64 = cases
-        .iter()
-        .map(|c| {
-            c.rsplit("\"nodes\": ")
-                .next()
-                .unwrap()
-                .trim_end_matches('}')
-                .parse::<u64>()
-                .unwrap()
-        })
-        .sum();
     let seconds = start.elapsed().as_secs_f64();
     println!(
         "native: {nodes} nodes in {seconds:.2} s (positions included), {:.2} M nodes/s",

@@ -105,6 +105,8 @@ export interface MoveScore {
 
 export declare class Engine {
   constructor(hashMb?: number);
+  /** The handle, for the library's calls; throws once freed. */
+  readonly handle: number;
   readonly freed: boolean;
   free(): void;
   search(board: Board, limits?: Limits): SearchResult;

@@ -189,9 +189,54 @@ function describe(value) {
   return typeof value === "string" ? JSON.stringify(value) : String(value);
 }
 
-// A handle's owner forgot free(): the garbage collector frees it.
-const boards = new FinalizationRegistry((p) => wasm.othello_board_free(p));
-const engines = new FinalizationRegistry((p) => wasm.othello_engine_free(p));
+/** A kind of handle: its name and the library's function that frees it. */
+function handleKind(name, free) {
+  // An owner that forgot free(): the garbage collector frees its handle.
+  return { name, free, registry: new FinalizationRegistry(free) };
+}
+
+const BOARD = handleKind("Board", (p) => wasm.othello_board_free(p));
+const ENGINE = handleKind("Engine", (p) => wasm.othello_engine_free(p));
+
+/**
+ * What boards and engines share: a handle in the module's memory, freed by
+ * free() or by the garbage collector; any use after free() throws.
+ */
+class Owned {
+  #p = 0;
+  #kind;
+
+  constructor(kind) {
+    this.#kind = kind;
+  }
+
+  /** Takes `p` (NULL: the library's last error is thrown), freeing the handle held before. */
+  _own(p) {
+    if (!p) throw lastError();
+    this.free();
+    this.#p = p;
+    this.#kind.registry.register(this, p, this);
+  }
+
+  /** The handle, for the library's calls; throws once freed. */
+  get handle() {
+    if (!this.#p) throw new OthelloError(1, `the ${this.#kind.name} was freed`);
+    return this.#p;
+  }
+
+  /** Frees it now (idempotent); any later use throws. */
+  free() {
+    if (this.#p) {
+      this.#kind.registry.unregister(this);
+      this.#kind.free(this.#p);
+      this.#p = 0;
+    }
+  }
+
+  get freed() {
+    return this.#p === 0;
+  }
+}
 
 // ---------------------------------------------------------------------------
 // Squares
@@ -230,29 +275,18 @@ export function version() {
 // Board
 
 /** A game: its position, side to move and history (undo, redo). */
-export class Board {
-  #p = 0;
-
+export class Board extends Owned {
   /** The standard start of the `size` board (an even size 4..16). */
   constructor(size = 8) {
+    super(BOARD);
     int(size, "size");
-    this.#adopt(lib().othello_board_new_sized(size));
-  }
-
-  #adopt(p) {
-    if (!p) throw lastError();
-    if (this.#p) {
-      boards.unregister(this);
-      wasm.othello_board_free(this.#p);
-    }
-    this.#p = p;
-    boards.register(this, p, this);
+    this._own(lib().othello_board_new_sized(size));
   }
 
   static #from(p) {
     if (!p) throw lastError();
     const b = new Board(4);
-    b.#adopt(p);
+    b._own(p);
     return b;
   }
 
@@ -267,25 +301,6 @@ export class Board {
     return withString(text, "a transcript", (p) =>
       Board.#from(lib().othello_board_from_transcript_sized(size, p)),
     );
-  }
-
-  /** The handle, for the engine's calls; throws once freed. */
-  get handle() {
-    if (!this.#p) throw new OthelloError(1, "the Board was freed");
-    return this.#p;
-  }
-
-  /** Frees the board now (idempotent); any later use throws. */
-  free() {
-    if (this.#p) {
-      boards.unregister(this);
-      wasm.othello_board_free(this.#p);
-      this.#p = 0;
-    }
-  }
-
-  get freed() {
-    return this.#p === 0;
   }
 
   #square(sq, passOk = false) {
@@ -495,34 +510,13 @@ function boardArg(board, what) {
 }
 
 /** A search engine and its transposition table. One thread. */
-export class Engine {
-  #p = 0;
-
+export class Engine extends Owned {
   /** An engine with a table of `hashMb` MiB (0: the library's default, 64). */
   constructor(hashMb = 16) {
+    super(ENGINE);
     int(hashMb, "hashMb");
     if (hashMb < 0) throw new OthelloError(10, `hashMb ${hashMb} is negative`);
-    const p = lib().othello_engine_new(hashMb);
-    if (!p) throw lastError();
-    this.#p = p;
-    engines.register(this, p, this);
-  }
-
-  get #h() {
-    if (!this.#p) throw new OthelloError(1, "the Engine was freed");
-    return this.#p;
-  }
-
-  free() {
-    if (this.#p) {
-      engines.unregister(this);
-      wasm.othello_engine_free(this.#p);
-      this.#p = 0;
-    }
-  }
-
-  get freed() {
-    return this.#p === 0;
+    this._own(lib().othello_engine_new(hashMb));
   }
 
   /**
@@ -532,7 +526,7 @@ export class Engine {
    * 1986 program's levels), randomness, seed, selectivity, book.
    */
   search(board, limits = {}) {
-    const h = this.#h;
+    const h = this.handle;
     const b = boardArg(board, "search()");
     return scratch(LIMITS_SIZE, (lim) => {
       writeLimits(lim, limits);
@@ -558,7 +552,7 @@ export class Engine {
 
   /** Every legal move scored, best first ([] when the side must pass). */
   analyze(board, limits = {}) {
-    const h = this.#h;
+    const h = this.handle;
     const b = boardArg(board, "analyze()");
     return scratch(LIMITS_SIZE, (lim) => {
       writeLimits(lim, limits);
@@ -572,7 +566,7 @@ export class Engine {
 
   /** The opening book's moves in `board`'s position, best first. */
   bookMoves(board) {
-    const h = this.#h;
+    const h = this.handle;
     const b = boardArg(board, "bookMoves()");
     return scratch(4 + 64 * MOVE_SCORE_SIZE, (outN) => {
       check(wasm.othello_engine_book_moves(h, b, outN + 4, 64, outN));
@@ -588,21 +582,21 @@ export class Engine {
    */
   stop() {
     Atomics.store(interrupt, 0, 1);
-    if (this.#p) wasm.othello_engine_stop(this.#p);
+    if (!this.freed) wasm.othello_engine_stop(this.handle);
   }
 
   /** Forgets the transposition table (a new game). */
   clear() {
-    wasm.othello_engine_clear(this.#h);
+    wasm.othello_engine_clear(this.handle);
   }
 
   get book() {
-    return lib().othello_engine_get_book(this.#h);
+    return lib().othello_engine_get_book(this.handle);
   }
 
   /** Book.NONE or Book.BUILTIN (loadBook() for a book of your own). */
   set book(value) {
-    check(lib().othello_engine_set_book(this.#h, int(value, "book")));
+    check(lib().othello_engine_set_book(this.handle, int(value, "book")));
   }
 
   /** Plays from the book in `bytes` (a file written by othello-book). */
@@ -611,11 +605,11 @@ export class Engine {
   }
 
   get evaluation() {
-    return lib().othello_engine_get_evaluation(this.#h);
+    return lib().othello_engine_get_evaluation(this.handle);
   }
 
   set evaluation(value) {
-    check(lib().othello_engine_set_evaluation(this.#h, int(value, "evaluation")));
+    check(lib().othello_engine_set_evaluation(this.handle, int(value, "evaluation")));
   }
 
   /** Searches with the trained weights in `bytes` (othello-train's file). */
@@ -624,7 +618,7 @@ export class Engine {
   }
 
   #load(bytes, fn) {
-    const h = this.#h;
+    const h = this.handle;
     if (!(bytes instanceof Uint8Array)) throw new TypeError("the file's bytes must be a Uint8Array");
     scratch(bytes.length, (p) => {
       new Uint8Array(wasm.memory.buffer, p, bytes.length).set(bytes);

@@ -161,6 +161,13 @@ impl Board {
         }
     }
 
+    /// Frees the game now, once.
+    fn release(&mut self) {
+        if self.handle.take().is_some() {
+            LIVE_BOARDS.fetch_sub(1, Ordering::Relaxed);
+        }
+    }
+
     fn game(&self) -> PyResult<&dyn AnyGame> {
         match &self.handle {
             Some(h) => Ok(h.game()),
@@ -237,9 +244,7 @@ fn not_a_square(value: &Bound<'_, PyAny>) -> PyErr {
 
 impl Drop for Board {
     fn drop(&mut self) {
-        if self.handle.take().is_some() {
-            LIVE_BOARDS.fetch_sub(1, Ordering::Relaxed);
-        }
+        self.release();
     }
 }
 
@@ -312,9 +317,7 @@ impl Board {
     /// Frees the board now (idempotent); any later call but `closed`
     /// raises `ValueError`.
     fn close(&mut self) {
-        if self.handle.take().is_some() {
-            LIVE_BOARDS.fetch_sub(1, Ordering::Relaxed);
-        }
+        self.release();
     }
 
     /// The `othello_board *` of this board, for the C functions.

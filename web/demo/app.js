@@ -59,7 +59,6 @@ function next() {
   }
   if (board.sideToMove === human()) {
     setState("human", lastMove === PASS ? "The engine passed. Your move." : "Your move.");
-    render();
     return;
   }
   setState("engine", "The engine is thinking…");
@@ -101,7 +100,8 @@ function undo() {
 }
 
 function render() {
-  const legal = document.body.dataset.state === "human" || board.sideToMove === human() ? board.legalMoves() : [];
+  // The human's moves, shown while it is the human's turn.
+  const legal = board.sideToMove === human() ? board.legalMoves() : [];
   for (let sq = 0; sq < 64; sq++) {
     const cell = cells[sq];
     const color = board.at(sq);
