@@ -15,6 +15,20 @@ fn main() {
     generate_header();
 }
 
+/// The structs' set-up calls pass the size of the caller's struct, as
+/// zlib's `deflateInit` passes `sizeof(z_stream)`: a program built against
+/// an older header gets its smaller struct filled, no more.
+#[cfg(feature = "header")]
+const INIT_MACROS: &str = "
+
+/**
+ * Set up an othello_search_limits or othello_search_result before use: these
+ * macros pass the size of the struct as the program knows it, so that a later
+ * library fills no more than that (the functions ending in `_` below).
+ */
+#define othello_search_limits_init(lim) othello_search_limits_init_((lim), sizeof *(lim))
+#define othello_search_result_init(out) othello_search_result_init_((out), sizeof *(out))";
+
 #[cfg(feature = "header")]
 fn generate_header() {
     use std::env;
@@ -27,17 +41,26 @@ fn generate_header() {
     println!("cargo:rerun-if-changed=include/header_top.h");
     println!("cargo:rerun-if-env-changed=OTHELLO_WRITE_HEADER");
 
+    let part = |name: &str| -> u32 {
+        env::var(name)
+            .expect("set by cargo")
+            .parse()
+            .expect("a version part is a number")
+    };
+    let (major, minor, patch) = (
+        part("CARGO_PKG_VERSION_MAJOR"),
+        part("CARGO_PKG_VERSION_MINOR"),
+        part("CARGO_PKG_VERSION_PATCH"),
+    );
     let mut config = cbindgen::Config::from_file(crate_dir.join("cbindgen.toml"))
         .expect("cbindgen.toml is readable");
     let top = std::fs::read_to_string(crate_dir.join("include/header_top.h"))
         .expect("include/header_top.h is readable");
     config.header = Some(top.trim_end().to_string());
     config.after_includes = Some(format!(
-        "\n#define OTHELLO_VERSION_MAJOR {}\n#define OTHELLO_VERSION_MINOR {}\n#define OTHELLO_VERSION_PATCH {}\n#define OTHELLO_VERSION_STRING \"{}\"",
-        env::var("CARGO_PKG_VERSION_MAJOR").expect("set by cargo"),
-        env::var("CARGO_PKG_VERSION_MINOR").expect("set by cargo"),
-        env::var("CARGO_PKG_VERSION_PATCH").expect("set by cargo"),
+        "\n#define OTHELLO_VERSION_MAJOR {major}\n#define OTHELLO_VERSION_MINOR {minor}\n#define OTHELLO_VERSION_PATCH {patch}\n#define OTHELLO_VERSION_STRING \"{}\"\n/* MAJOR * 10000 + MINOR * 100 + PATCH, as othello_version_number() gives it. */\n#define OTHELLO_VERSION_NUMBER {}{INIT_MACROS}",
         env::var("CARGO_PKG_VERSION").expect("set by cargo"),
+        major * 10000 + minor * 100 + patch,
     ));
     let bindings = cbindgen::Builder::new()
         .with_src(crate_dir.join("src/ffi/mod.rs"))

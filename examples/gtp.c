@@ -451,6 +451,7 @@ static void cmd_genmove(struct session *s, const char *id, char **args, int n)
     }
     double start = now_seconds();
     othello_search_result r;
+    othello_search_result_init(&r);
     if (othello_engine_search(s->engine, next, &lim, &r) != OTHELLO_STATUS_OK) {
         othello_board_free(next);
         answer(false, id, "%s", last_error());

@@ -162,6 +162,7 @@ static void play_turn(othello_board *b, player *p, uint64_t seed)
     }
     lim.seed = seed;
     othello_search_result r;
+    othello_search_result_init(&r);
     othello_status st = othello_engine_search(p->engine, b, &lim, &r);
     if (st != OTHELLO_STATUS_OK) {
         die("search", st);

@@ -744,6 +744,7 @@ static void job_go(struct session *s)
               seconds((uint64_t)lim.clock_remaining_ms), seconds((uint64_t)lim.clock_increment_ms));
     }
     othello_search_result r;
+    othello_search_result_init(&r);
     if (othello_engine_search(s->engine, b, &lim, &r) != OTHELLO_STATUS_OK) {
         send_error("go: %s", last_error());
         return;
@@ -842,6 +843,7 @@ static void job_hint(struct session *s)
     int empties = othello_board_count(b, OTHELLO_COLOR_EMPTY);
     if (othello_board_must_pass(b)) {
         othello_search_result r;
+        othello_search_result_init(&r);
         limits_for(s, s->level, &lim, false);
         if (othello_engine_search(s->engine, b, &lim, &r) != OTHELLO_STATUS_OK) {
             send_error("hint: %s", last_error());
@@ -918,6 +920,7 @@ static void job_analyze(struct session *s)
         } else {
             othello_search_limits lim;
             othello_search_result r;
+            othello_search_result_init(&r);
             limits_for(s, s->level, &lim, false);
             if (othello_engine_search(s->engine, b, &lim, &r) != OTHELLO_STATUS_OK) {
                 send_error("analyze: %s", last_error());

@@ -694,7 +694,9 @@ static int choose(game *g, const player *p)
 {
     othello_search_limits lim;
     bool clocked = limits_for(g, p, &lim);
-    othello_status st = othello_engine_search(g->engine, g->board, &lim, &g->last);
+    othello_status st;
+    othello_search_result_init(&g->last);
+    st = othello_engine_search(g->engine, g->board, &lim, &g->last);
     if (st != OTHELLO_STATUS_OK) {
         fail(g, "search", st);
     }

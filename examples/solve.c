@@ -104,6 +104,7 @@ static bool solve_line(othello_engine *e, const othello_search_limits *lim, char
         return false;
     }
     othello_search_result r;
+    othello_search_result_init(&r);
     othello_status st = othello_engine_search(e, b, lim, &r);
     int empties = othello_board_count(b, OTHELLO_COLOR_EMPTY);
     char side = othello_board_side_to_move(b) == OTHELLO_COLOR_BLACK ? 'X' : 'O';

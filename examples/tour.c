@@ -131,6 +131,7 @@ int main(void)
     othello_search_limits_init(&lim);
     lim.level = 6;
     othello_search_result r;
+    othello_search_result_init(&r);
     check(othello_engine_search(e, b, &lim, &r), "search");
     printf("level 6: score %+d discs (%s), depth %d, %llu nodes\n", r.score,
            r.exact ? "exact" : "estimate", r.depth, (unsigned long long)r.nodes);

@@ -1175,7 +1175,11 @@ static void op_search(fz_input *in)
 {
     engine_slot *es = pick_engine(in);
     board_slot *bs = pick_board(in);
-    int out_null = fz_u8(in) == 0xFF;
+    uint8_t out_kind = fz_u8(in);
+    int out_null = out_kind == 0xFF;
+    /* 0xFE: a result whose struct_size is fuzzed, not sizeof. */
+    size_t out_size = out_kind == 0xFE ? fz_u16(in) : sizeof(othello_search_result);
+    size_t out_min = offsetof(othello_search_result, from_book) + sizeof(bool);
     limits_case c;
     progress_ctx ctx;
     othello_search_result r;
@@ -1192,9 +1196,13 @@ static void op_search(fz_input *in)
     ctx.pos = &bs->pos;
     ctx.engine = es->h;
     memset(&r, 0xA5, sizeof r);
+    r.struct_size = out_size;
     sentinel = r;
     if (es->h == NULL || bs->h == NULL || out_null) {
         allowed |= ST(OTHELLO_STATUS_NULL_ARGUMENT);
+    }
+    if (!out_null && out_size < out_min) {
+        allowed |= ST(OTHELLO_STATUS_INVALID_ARGUMENT);
     }
     allowed |= limits_errors(&c);
     if (bs->h != NULL && ref_game_over(&bs->pos)) {
@@ -1223,6 +1231,15 @@ static void op_search(fz_input *in)
     }
     if (st != OTHELLO_STATUS_OK) {
         FZ_CHECK(memcmp(&r, &sentinel, sizeof r) == 0, "a failed search wrote its result");
+        return;
+    }
+    FZ_CHECK(r.struct_size == out_size, "search changed struct_size %zu", r.struct_size);
+    if (out_size < sizeof r) {
+        /* Nothing past the caller's struct_size is written; what it covers
+         * is checked below only when it is the whole struct. */
+        FZ_CHECK(memcmp((char *)&r + out_size, (char *)&sentinel + out_size,
+                        sizeof r - out_size) == 0,
+                 "search wrote past struct_size %zu", out_size);
         return;
     }
     if (ref_moves(&bs->pos) == 0) {
@@ -1301,6 +1318,8 @@ static void op_search(fz_input *in)
         (es->hash_mb != 0 || heavy())) {
         othello_search_result r1, r2;
         othello_engine *fresh = othello_engine_new(es->hash_mb);
+        othello_search_result_init(&r1);
+        othello_search_result_init(&r2);
         FZ_CHECK(fresh != NULL, "engine_new");
         othello_engine_clear(es->h);
         st = othello_engine_search(es->h, bs->h, c.use_null ? NULL : &c.lim, &r1);

@@ -49,6 +49,7 @@ static size_t fingerprint(othello_engine *e)
         othello_search_result r;
         size_t n = check_moves(e, b);
         othello_status st;
+        othello_search_result_init(&r);
         total = total * 65 + n;
         othello_search_limits_init(&lim);
         lim.level = 2;

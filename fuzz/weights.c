@@ -33,6 +33,7 @@ static othello_search_result fixed_search(othello_engine *e, const othello_board
     othello_search_limits lim;
     othello_search_result r;
     othello_status st;
+    othello_search_result_init(&r);
     othello_search_limits_init(&lim);
     lim.level = 2;
     othello_engine_clear(e);
@@ -89,12 +90,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     if (st == OTHELLO_STATUS_OK) {
         othello_search_result r;
+        othello_search_result_init(&r);
         FZ_CHECK(othello_engine_get_evaluation(e) == OTHELLO_EVALUATION_TRAINED,
                  "loaded weights are not the evaluation");
         r = fixed_search(e, b);
         FZ_CHECK(r.score > -10000 && r.score < 10000, "score %d with loaded weights", r.score);
     } else {
         othello_search_result r;
+        othello_search_result_init(&r);
         FZ_CHECK(st == OTHELLO_STATUS_INVALID_ARGUMENT || st == OTHELLO_STATUS_NULL_ARGUMENT,
                  "load_weights_buffer: status %d", (int)st);
         FZ_CHECK(othello_last_status() == st, "last status");

@@ -24,6 +24,12 @@
  *  - Ownership: a handle returned by *_new, *_clone or *_from_* is owned by
  *    the caller and released with the matching *_free (which accepts NULL).
  *    Strings returned as `const char *` are static and never freed.
+ *  - Structs that begin with `struct_size` (limits, results) are set up with
+ *    their init macro (othello_search_limits_init(&lim),
+ *    othello_search_result_init(&r)), which records the size the program
+ *    was compiled with: the library reads and writes no more than that.
+ *    Fields are only ever added at their ends (see the ABI promise in
+ *    docs/guide.md).
  *  - Threads: see each handle type. The library keeps no global mutable state
  *    besides the per-thread last error.
  *  - Squares: index = row * 8 + col, a1 = 0, h1 = 7, a8 = 56, h8 = 63, where

@@ -24,6 +24,12 @@
  *  - Ownership: a handle returned by *_new, *_clone or *_from_* is owned by
  *    the caller and released with the matching *_free (which accepts NULL).
  *    Strings returned as `const char *` are static and never freed.
+ *  - Structs that begin with `struct_size` (limits, results) are set up with
+ *    their init macro (othello_search_limits_init(&lim),
+ *    othello_search_result_init(&r)), which records the size the program
+ *    was compiled with: the library reads and writes no more than that.
+ *    Fields are only ever added at their ends (see the ABI promise in
+ *    docs/guide.md).
  *  - Threads: see each handle type. The library keeps no global mutable state
  *    besides the per-thread last error.
  *  - Squares: index = row * 8 + col, a1 = 0, h1 = 7, a8 = 56, h8 = 63, where
@@ -46,10 +52,20 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define OTHELLO_VERSION_MAJOR 0
-#define OTHELLO_VERSION_MINOR 4
+#define OTHELLO_VERSION_MAJOR 1
+#define OTHELLO_VERSION_MINOR 0
 #define OTHELLO_VERSION_PATCH 0
-#define OTHELLO_VERSION_STRING "0.4.0"
+#define OTHELLO_VERSION_STRING "1.0.0"
+/* MAJOR * 10000 + MINOR * 100 + PATCH, as othello_version_number() gives it. */
+#define OTHELLO_VERSION_NUMBER 10000
+
+/**
+ * Set up an othello_search_limits or othello_search_result before use: these
+ * macros pass the size of the struct as the program knows it, so that a later
+ * library fills no more than that (the functions ending in `_` below).
+ */
+#define othello_search_limits_init(lim) othello_search_limits_init_((lim), sizeof *(lim))
+#define othello_search_result_init(out) othello_search_result_init_((out), sizeof *(out))
 
 /**
  * The smallest board side: othello_board_new_sized(OTHELLO_SIZE_MIN) is 4x4.
@@ -318,9 +334,16 @@ typedef struct othello_move_score {
 } othello_move_score;
 
 /**
- * Reported to the progress callback after each completed iteration.
+ * Reported to the progress callback after each completed iteration. The
+ * library fills it; fields added in later 1.x versions come at the end.
  */
 typedef struct othello_search_progress {
+  /**
+   * sizeof(othello_search_progress) in the library that filled it: a
+   * callback built against a later header reads a field added there only
+   * when `struct_size` covers it. Since 1.0.
+   */
+  size_t struct_size;
   /**
    * Midgame depth completed, or the empties solved when `exact`.
    */
@@ -473,9 +496,17 @@ typedef struct othello_search_limits {
 } othello_search_limits;
 
 /**
- * The outcome of a search.
+ * The outcome of a search. Initialise with othello_search_result_init()
+ * before the search: the library writes only the first `struct_size` bytes,
+ * so a program built against an older header keeps working when fields are
+ * added at the end.
  */
 typedef struct othello_search_result {
+  /**
+   * sizeof(othello_search_result) as the caller knows it; set by init
+   * and left as it was by the search. Since 1.0.
+   */
+  size_t struct_size;
   /**
    * The move to play, or OTHELLO_PASS (-1) when the side to move must pass.
    */
@@ -554,6 +585,14 @@ othello_status othello_last_status(void);
 const char *othello_version(void);
 
 /**
+ * The library version as one number, MAJOR * 10000 + MINOR * 100 + PATCH
+ * (10000 for 1.0.0), to compare with OTHELLO_VERSION_NUMBER: a program
+ * built against x.y runs with a library whose number has the same
+ * MAJOR (`number / 10000`) and is at least the header's. Since 1.0.
+ */
+int othello_version_number(void);
+
+/**
  * A new game at the standard start (white d4 e5, black d5 e4), black to move.
  * Never NULL except when memory runs out. Free it with othello_board_free().
  */
@@ -592,8 +631,9 @@ othello_color othello_board_side_to_move(const struct othello_board *b);
 
 /**
  * The disc on `square` (0 .. size * size - 1). OTHELLO_COLOR_EMPTY for an
- * empty square, and also (with the last error set: INVALID_SQUARE) if `b`
- * is NULL or `square` is out of range for the board's size.
+ * empty square, and also, with the last error set, if `b` is NULL
+ * (NULL_ARGUMENT) or `square` is out of range for the board's size
+ * (INVALID_SQUARE).
  */
 othello_color othello_board_get(const struct othello_board *b, int square);
 
@@ -792,8 +832,9 @@ othello_status othello_square_parse_sized(int size, const char *text, int *squar
 /**
  * Writes the name of `square` (`row * size + col`) of the `size`x`size`
  * board into `(buf, len)`, lower case and NUL-terminated: `a1`..`p16`, so
- * `len` must be 4 for sizes from 10 (3 suffices below). INVALID_ARGUMENT
- * for a bad size, INVALID_SQUARE outside 0 .. size * size - 1.
+ * `len` must be the name's length plus one; 4 always suffices (3 below
+ * size 10). BUFFER_TOO_SMALL for less, INVALID_ARGUMENT for a bad size,
+ * INVALID_SQUARE outside 0 .. size * size - 1.
  */
 othello_status othello_square_name_sized(int size, int square, char *buf, size_t len);
 
@@ -864,10 +905,10 @@ void othello_engine_free(struct othello_engine *e);
 
 /**
  * Forgets the transposition table (for a new game), after ending the
- * pondering. Does nothing for NULL or while a search runs on the engine
- * (the last error says so).
+ * pondering. NULL_ARGUMENT for NULL; BUSY (nothing forgotten) while a
+ * search runs on the engine. Returns a status since 1.0 (void before).
  */
-void othello_engine_clear(struct othello_engine *e);
+othello_status othello_engine_clear(struct othello_engine *e);
 
 /**
  * Asks the running search on `e` to stop: it returns promptly with the best
@@ -878,10 +919,25 @@ void othello_engine_clear(struct othello_engine *e);
 void othello_engine_stop(const struct othello_engine *e);
 
 /**
- * Fills `lim` with the defaults: level 10, no node or time limit, the
- * engine strategy, no randomness, seed 0, no callback. NULL is ignored.
+ * Fills the first `struct_size` bytes of `*lim` with the defaults (level
+ * 10, no node or time limit, no clock, the engine strategy, no randomness,
+ * seed 0, no callback, one thread) and sets `lim->struct_size` to what was
+ * filled. Call it through the macro othello_search_limits_init(lim), which
+ * passes `sizeof *lim`: a program built against an older header then gets
+ * its own struct's size filled, no more. NULL_ARGUMENT for NULL;
+ * INVALID_ARGUMENT (nothing written) for a size below 1.0's struct or above
+ * 65536. Since 1.0 (0.x had othello_search_limits_init(lim) alone).
  */
-void othello_search_limits_init(struct othello_search_limits *lim);
+othello_status othello_search_limits_init_(struct othello_search_limits *lim, size_t struct_size);
+
+/**
+ * Fills the first `struct_size` bytes of `*out` with zeros and sets
+ * `out->struct_size` to what was filled, for othello_engine_search(). Call
+ * it through the macro othello_search_result_init(out), which passes
+ * `sizeof *out`. NULL_ARGUMENT for NULL; INVALID_ARGUMENT (nothing
+ * written) for a size below 1.0's struct or above 65536. Since 1.0.
+ */
+othello_status othello_search_result_init_(struct othello_search_result *out, size_t struct_size);
 
 /**
  * Searches the position of `b` for the side to move under `lim` (NULL =

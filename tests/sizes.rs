@@ -344,7 +344,12 @@ fn minimax(r: &RefBoard) -> i32 {
 
 fn exact_limits() -> othello_search_limits {
     let mut lim = std::mem::MaybeUninit::<othello_search_limits>::uninit();
-    unsafe { othello_search_limits_init(lim.as_mut_ptr()) };
+    unsafe {
+        othello_search_limits_init_(
+            lim.as_mut_ptr(),
+            std::mem::size_of::<othello_search_limits>(),
+        )
+    };
     let mut lim = unsafe { lim.assume_init() };
     lim.level = -1;
     lim.depth = 4;
@@ -355,6 +360,12 @@ fn exact_limits() -> othello_search_limits {
 
 fn search(e: *mut othello_engine, b: &Board, lim: &othello_search_limits) -> othello_search_result {
     let mut out = std::mem::MaybeUninit::<othello_search_result>::uninit();
+    unsafe {
+        othello_search_result_init_(
+            out.as_mut_ptr(),
+            std::mem::size_of::<othello_search_result>(),
+        )
+    };
     assert_eq!(
         unsafe { othello_engine_search(e, b.0, lim, out.as_mut_ptr()) },
         OTHELLO_STATUS_OK

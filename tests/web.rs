@@ -105,7 +105,7 @@ fn board_string(b: *const othello_board) -> String {
 fn answer(e: *mut othello_engine, b: *mut othello_board, level: i32, exact: i32) -> (String, u64) {
     unsafe {
         let mut lim = std::mem::zeroed::<othello_search_limits>();
-        othello_search_limits_init(&mut lim);
+        othello_search_limits_init_(&mut lim, std::mem::size_of::<othello_search_limits>());
         lim.book = 0;
         let limits = if exact > 0 {
             lim.level = -1;
@@ -116,6 +116,7 @@ fn answer(e: *mut othello_engine, b: *mut othello_board, level: i32, exact: i32)
             format!("{{\"level\": {level}, \"book\": 0}}")
         };
         let mut r = std::mem::zeroed::<othello_search_result>();
+        othello_search_result_init_(&mut r, std::mem::size_of::<othello_search_result>());
         othello_engine_clear(e);
         assert_eq!(
             othello_engine_search(e, b, &lim, &mut r),

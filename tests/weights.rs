@@ -10,7 +10,7 @@ use othello::eval::Evaluator;
 use othello::ffi::board::{othello_board_free, othello_board_new};
 use othello::ffi::engine::{
     othello_engine_free, othello_engine_new, othello_engine_search, othello_search_limits,
-    othello_search_limits_init, othello_search_result,
+    othello_search_limits_init_, othello_search_result, othello_search_result_init_,
 };
 use othello::ffi::evaluation::{
     othello_engine_get_evaluation, othello_engine_load_weights, othello_engine_load_weights_buffer,
@@ -66,13 +66,17 @@ unsafe fn search(e: *mut othello::ffi::engine::othello_engine) -> (i32, i32, Vec
         );
     }
     let mut lim = std::mem::MaybeUninit::<othello_search_limits>::uninit();
-    othello_search_limits_init(lim.as_mut_ptr());
+    othello_search_limits_init_(
+        lim.as_mut_ptr(),
+        std::mem::size_of::<othello_search_limits>(),
+    );
     let mut lim = lim.assume_init();
     lim.level = -1;
     lim.depth = 4;
     lim.exact_empties = 0;
     lim.wld_empties = 0;
     let mut out = std::mem::MaybeUninit::<othello_search_result>::zeroed().assume_init();
+    othello_search_result_init_(&mut out, std::mem::size_of::<othello_search_result>());
     assert_eq!(
         othello_engine_search(e, b, &lim, &mut out),
         OTHELLO_STATUS_OK

@@ -460,14 +460,14 @@ const LIMITS = {
   clockIncrementMs: [96, "i64"],
 };
 const LIMITS_SIZE = 104;
-const RESULT_SIZE = 304;
+const RESULT_SIZE = 312;
 const PV_MAX = 64;
 const MOVE_SCORE_SIZE = 12;
 
 /** Writes `limits` (an object of LIMITS' keys) into a struct at `p`. */
 function writeLimits(p, limits) {
   if (limits === null || typeof limits !== "object") throw new TypeError("limits must be an object");
-  wasm.othello_search_limits_init(p);
+  check(wasm.othello_search_limits_init_(p, LIMITS_SIZE));
   const v = view();
   if (v.getUint32(p, true) !== LIMITS_SIZE) throw new Error("othello.wasm's search limits are not this wrapper's");
   if (!("level" in limits) && ["depth", "exactEmpties", "wldEmpties"].some((k) => k in limits)) {
@@ -531,20 +531,23 @@ export class Engine extends Owned {
     return scratch(LIMITS_SIZE, (lim) => {
       writeLimits(lim, limits);
       return scratch(RESULT_SIZE, (out) => {
+        check(wasm.othello_search_result_init_(out, RESULT_SIZE));
+        if (view().getUint32(out, true) !== RESULT_SIZE) throw new Error("othello.wasm's search result is not this wrapper's");
         Atomics.store(interrupt, 0, 0);
         check(wasm.othello_engine_search(h, b, lim, out));
+        // othello_search_result on wasm32: struct_size (4 bytes) first.
         const v = view();
         return {
-          move: v.getInt32(out, true),
-          score: v.getInt32(out + 4, true),
-          exact: v.getUint8(out + 8) !== 0,
-          wld: v.getUint8(out + 9) !== 0,
-          depth: v.getInt32(out + 12, true),
-          nodes: Number(v.getBigUint64(out + 16, true)),
-          elapsedMs: Number(v.getBigUint64(out + 24, true)),
-          stopped: v.getUint8(out + 32) !== 0,
-          pv: readInts(out + 36, Math.min(v.getUint32(out + 36 + PV_MAX * 4, true), PV_MAX)),
-          fromBook: v.getUint8(out + 36 + PV_MAX * 4 + 4) !== 0,
+          move: v.getInt32(out + 4, true),
+          score: v.getInt32(out + 8, true),
+          exact: v.getUint8(out + 12) !== 0,
+          wld: v.getUint8(out + 13) !== 0,
+          depth: v.getInt32(out + 16, true),
+          nodes: Number(v.getBigUint64(out + 24, true)),
+          elapsedMs: Number(v.getBigUint64(out + 32, true)),
+          stopped: v.getUint8(out + 40) !== 0,
+          pv: readInts(out + 44, Math.min(v.getUint32(out + 44 + PV_MAX * 4, true), PV_MAX)),
+          fromBook: v.getUint8(out + 44 + PV_MAX * 4 + 4) !== 0,
         };
       });
     });
@@ -585,9 +588,9 @@ export class Engine extends Owned {
     if (!this.freed) wasm.othello_engine_stop(this.handle);
   }
 
-  /** Forgets the transposition table (a new game). */
+  /** Forgets the transposition table (a new game); an error while it searches. */
   clear() {
-    wasm.othello_engine_clear(this.handle);
+    check(wasm.othello_engine_clear(this.handle));
   }
 
   get book() {

@@ -505,7 +505,7 @@ public:
         return e_;
     }
 
-    void clear() { othello_engine_clear(handle()); }
+    void clear() { detail::check(othello_engine_clear(handle())); }
     /// Stops the running search, and the pondering.
     void stop() const noexcept { othello_engine_stop(e_); }
 
@@ -532,6 +532,7 @@ public:
             lim.userdata = &state;
         }
         othello_search_result r;
+        othello_search_result_init(&r);
         othello_status st = othello_engine_search(handle(), b.handle(), &lim, &r);
         if (state.failure) std::rethrow_exception(state.failure);
         detail::check(st);

@@ -44,6 +44,7 @@ from ctypes import (
     c_size_t,
     c_uint64,
     c_void_p,
+    sizeof,
 )
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, List, Optional, Tuple, Union
@@ -96,7 +97,7 @@ __all__ = [
 ]
 
 # The version of othello.h this module mirrors (OTHELLO_VERSION_STRING).
-HEADER_VERSION = "0.4.0"
+HEADER_VERSION = "1.0.0"
 
 # OTHELLO_PASS and OTHELLO_PV_MAX.
 PASS = -1
@@ -299,6 +300,7 @@ _EngineP = POINTER(_Engine)
 
 class _SearchProgress(Structure):
     _fields_ = [
+        ("struct_size", c_size_t),
         ("depth", c_int),
         ("score", c_int),
         ("exact", c_bool),
@@ -338,6 +340,7 @@ class _SearchLimits(Structure):
 
 class _SearchResult(Structure):
     _fields_ = [
+        ("struct_size", c_size_t),
         ("move", c_int),
         ("score", c_int),
         ("exact", c_bool),
@@ -365,6 +368,7 @@ _PROTOTYPES = {
     "othello_last_error": (c_int32, [POINTER(c_char), c_size_t, _SizeP]),
     "othello_last_status": (c_int32, []),
     "othello_version": (c_char_p, []),
+    "othello_version_number": (c_int, []),
     "othello_board_new": (_BoardP, []),
     "othello_board_clone": (_BoardP, [_BoardP]),
     "othello_board_free": (None, [_BoardP]),
@@ -393,9 +397,10 @@ _PROTOTYPES = {
     "othello_board_from_transcript": (_BoardP, [c_char_p]),
     "othello_engine_new": (_EngineP, [c_size_t]),
     "othello_engine_free": (None, [_EngineP]),
-    "othello_engine_clear": (None, [_EngineP]),
+    "othello_engine_clear": (c_int32, [_EngineP]),
     "othello_engine_stop": (None, [_EngineP]),
-    "othello_search_limits_init": (None, [POINTER(_SearchLimits)]),
+    "othello_search_limits_init_": (c_int32, [POINTER(_SearchLimits), c_size_t]),
+    "othello_search_result_init_": (c_int32, [POINTER(_SearchResult), c_size_t]),
     "othello_engine_search": (
         c_int32,
         [_EngineP, _BoardP, POINTER(_SearchLimits), POINTER(_SearchResult)],
@@ -426,10 +431,9 @@ _PROTOTYPES = {
 }
 
 # Functions a library of this ABI version may lack (has_function() tells):
-# none. _check_version() accepts 0.4 libraries only, and each has every
-# function above: those added during 0.1 (the evaluation, sized boards), the
-# book of 0.2.0, the threads of 0.3.0 and the game clock of 0.4.0. A function
-# added in a later 0.4 release would go here.
+# none. _check_version() accepts 1.x libraries (x at least this module's),
+# and 1.0 has every function above. A function added in a later 1.x release
+# would go here.
 _OPTIONAL: frozenset[str] = frozenset()
 
 
@@ -993,8 +997,9 @@ class Engine:
         return f"<othello.Engine{' (closed)' if self.closed else ''}>"
 
     def clear(self) -> None:
-        """Forgets the transposition table (for a new game)."""
-        _lib.othello_engine_clear(self._h)
+        """Forgets the transposition table (for a new game); BusyError while
+        a search runs on the engine."""
+        _check(_lib.othello_engine_clear(self._h))
 
     def stop(self) -> None:
         """Asks the running search to return now with its best move so far,
@@ -1022,7 +1027,7 @@ class Engine:
     @staticmethod
     def _limits(fields: Dict[str, int]) -> _SearchLimits:
         lim = _SearchLimits()
-        _lib.othello_search_limits_init(byref(lim))
+        _check(_lib.othello_search_limits_init_(byref(lim), sizeof(_SearchLimits)))
         explicit = any(k in fields for k in ("depth", "exact_empties", "wld_empties"))
         if explicit and "level" not in fields:
             lim.level = -1
@@ -1100,6 +1105,7 @@ class Engine:
         callback = _ProgressFn(trampoline) if progress is not None else _ProgressFn()
         lim.progress = callback
         out = _SearchResult()
+        _check(_lib.othello_search_result_init_(byref(out), sizeof(_SearchResult)))
         st = _lib.othello_engine_search(h, board._h, byref(lim), byref(out))
         del callback  # kept alive until the search returned
         if failure:

@@ -804,6 +804,8 @@ class ModuleTest(unittest.TestCase):
         header = (ROOT / "include" / "othello.h").read_text()
         in_header = set(re.findall(r"\b(othello_\w+)\(", header))
         in_header -= {"othello_progress_fn"}
+        # The init macros, which call the functions ending in "_".
+        in_header -= set(re.findall(r"#define (othello_\w+)\(", header))
         declared = set(othello._PROTOTYPES)
         self.assertEqual(in_header - declared, set(), "functions missing from the othello package")
         self.assertLessEqual(declared - in_header, othello._OPTIONAL)

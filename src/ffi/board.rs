@@ -184,8 +184,9 @@ pub unsafe extern "C" fn othello_board_side_to_move(b: *const othello_board) -> 
 }
 
 /// The disc on `square` (0 .. size * size - 1). OTHELLO_COLOR_EMPTY for an
-/// empty square, and also (with the last error set: INVALID_SQUARE) if `b`
-/// is NULL or `square` is out of range for the board's size.
+/// empty square, and also, with the last error set, if `b` is NULL
+/// (NULL_ARGUMENT) or `square` is out of range for the board's size
+/// (INVALID_SQUARE).
 #[no_mangle]
 pub unsafe extern "C" fn othello_board_get(
     b: *const othello_board,
@@ -519,8 +520,9 @@ pub unsafe extern "C" fn othello_square_parse_sized(
 
 /// Writes the name of `square` (`row * size + col`) of the `size`x`size`
 /// board into `(buf, len)`, lower case and NUL-terminated: `a1`..`p16`, so
-/// `len` must be 4 for sizes from 10 (3 suffices below). INVALID_ARGUMENT
-/// for a bad size, INVALID_SQUARE outside 0 .. size * size - 1.
+/// `len` must be the name's length plus one; 4 always suffices (3 below
+/// size 10). BUFFER_TOO_SMALL for less, INVALID_ARGUMENT for a bad size,
+/// INVALID_SQUARE outside 0 .. size * size - 1.
 #[no_mangle]
 pub unsafe extern "C" fn othello_square_name_sized(
     size: c_int,

@@ -42,9 +42,14 @@ pub enum othello_strategy {
 /// `othello_strategy` in the header.
 pub type othello_strategy_arg = i32;
 
-/// Reported to the progress callback after each completed iteration.
+/// Reported to the progress callback after each completed iteration. The
+/// library fills it; fields added in later 1.x versions come at the end.
 #[repr(C)]
 pub struct othello_search_progress {
+    /// sizeof(othello_search_progress) in the library that filled it: a
+    /// callback built against a later header reads a field added there only
+    /// when `struct_size` covers it. Since 1.0.
+    pub struct_size: usize,
     /// Midgame depth completed, or the empties solved when `exact`.
     pub depth: c_int,
     /// Score in discs from the side to move's view (an estimate unless exact).
@@ -144,9 +149,15 @@ pub struct othello_search_limits {
     pub clock_increment_ms: i64,
 }
 
-/// The outcome of a search.
+/// The outcome of a search. Initialise with othello_search_result_init()
+/// before the search: the library writes only the first `struct_size` bytes,
+/// so a program built against an older header keeps working when fields are
+/// added at the end.
 #[repr(C)]
 pub struct othello_search_result {
+    /// sizeof(othello_search_result) as the caller knows it; set by init
+    /// and left as it was by the search. Since 1.0.
+    pub struct_size: usize,
     /// The move to play, or OTHELLO_PASS (-1) when the side to move must pass.
     pub r#move: c_int,
     /// Score in discs from the side to move's view: the exact final disc
@@ -312,11 +323,11 @@ pub unsafe extern "C" fn othello_engine_free(e: *mut othello_engine) {
 }
 
 /// Forgets the transposition table (for a new game), after ending the
-/// pondering. Does nothing for NULL or while a search runs on the engine
-/// (the last error says so).
+/// pondering. NULL_ARGUMENT for NULL; BUSY (nothing forgotten) while a
+/// search runs on the engine. Returns a status since 1.0 (void before).
 #[no_mangle]
-pub unsafe extern "C" fn othello_engine_clear(e: *mut othello_engine) {
-    boundary((), || configure(e, |engine| engine.clear()))
+pub unsafe extern "C" fn othello_engine_clear(e: *mut othello_engine) -> othello_status {
+    boundary_status(|| configure(e, |engine| engine.clear()))
 }
 
 /// Asks the running search on `e` to stop: it returns promptly with the best
@@ -341,16 +352,62 @@ pub unsafe extern "C" fn othello_engine_stop(e: *const othello_engine) {
     })
 }
 
-/// Fills `lim` with the defaults: level 10, no node or time limit, the
-/// engine strategy, no randomness, seed 0, no callback. NULL is ignored.
+/// Fills the first `struct_size` bytes of `*lim` with the defaults (level
+/// 10, no node or time limit, no clock, the engine strategy, no randomness,
+/// seed 0, no callback, one thread) and sets `lim->struct_size` to what was
+/// filled. Call it through the macro othello_search_limits_init(lim), which
+/// passes `sizeof *lim`: a program built against an older header then gets
+/// its own struct's size filled, no more. NULL_ARGUMENT for NULL;
+/// INVALID_ARGUMENT (nothing written) for a size below 1.0's struct or above
+/// 65536. Since 1.0 (0.x had othello_search_limits_init(lim) alone).
 #[no_mangle]
-pub unsafe extern "C" fn othello_search_limits_init(lim: *mut othello_search_limits) {
-    boundary((), || {
-        if let Some(lim) = lim.as_mut() {
-            *lim = default_limits();
-        }
+pub unsafe extern "C" fn othello_search_limits_init_(
+    lim: *mut othello_search_limits,
+    struct_size: usize,
+) -> othello_status {
+    boundary_status(|| {
+        let size = checked_size(lim, struct_size, LIMITS_SIZE_1_0, "othello_search_limits")?;
+        let mut limits = default_limits();
+        limits.struct_size = size;
+        write_prefix(&limits, lim, size);
         Ok(())
     })
+}
+
+/// The end of 1.0's last field of `othello_search_limits`.
+const LIMITS_SIZE_1_0: usize =
+    std::mem::offset_of!(othello_search_limits, clock_increment_ms) + std::mem::size_of::<i64>();
+
+/// `struct_size` of an init call, checked: the part of the caller's struct
+/// this library fills (its own size at most).
+fn checked_size<T>(
+    p: *mut T,
+    struct_size: usize,
+    least: usize,
+    what: &str,
+) -> Result<usize, Failure> {
+    if p.is_null() {
+        return Err(Failure::new(
+            OTHELLO_STATUS_NULL_ARGUMENT,
+            format!("the {what} to fill is NULL"),
+        ));
+    }
+    if !(least..=1 << 16).contains(&struct_size) {
+        return Err(Failure::invalid(format!(
+            "struct_size {struct_size} is not the size of an {what} of 1.x (at least {least})"
+        )));
+    }
+    Ok(struct_size.min(std::mem::size_of::<T>()))
+}
+
+/// Copies the first `size` bytes of `value` (at most all of it) to `out`,
+/// a caller's struct that may be shorter than this version's.
+unsafe fn write_prefix<T>(value: &T, out: *mut T, size: usize) {
+    std::ptr::copy_nonoverlapping(
+        value as *const T as *const u8,
+        out as *mut u8,
+        size.min(std::mem::size_of::<T>()),
+    );
 }
 
 fn default_limits() -> othello_search_limits {
@@ -536,6 +593,61 @@ fn square_int(sq: Option<u32>) -> c_int {
     sq.map_or(OTHELLO_PASS, |s| s as c_int)
 }
 
+/// Fills the first `struct_size` bytes of `*out` with zeros and sets
+/// `out->struct_size` to what was filled, for othello_engine_search(). Call
+/// it through the macro othello_search_result_init(out), which passes
+/// `sizeof *out`. NULL_ARGUMENT for NULL; INVALID_ARGUMENT (nothing
+/// written) for a size below 1.0's struct or above 65536. Since 1.0.
+#[no_mangle]
+pub unsafe extern "C" fn othello_search_result_init_(
+    out: *mut othello_search_result,
+    struct_size: usize,
+) -> othello_status {
+    boundary_status(|| {
+        let size = checked_size(out, struct_size, RESULT_SIZE_1_0, "othello_search_result")?;
+        let mut result = empty_result();
+        result.struct_size = size;
+        write_prefix(&result, out, size);
+        Ok(())
+    })
+}
+
+fn empty_result() -> othello_search_result {
+    othello_search_result {
+        struct_size: std::mem::size_of::<othello_search_result>(),
+        r#move: 0,
+        score: 0,
+        exact: false,
+        wld: false,
+        depth: 0,
+        nodes: 0,
+        elapsed_ms: 0,
+        stopped: false,
+        pv: [0; OTHELLO_PV_MAX],
+        pv_len: 0,
+        from_book: false,
+    }
+}
+
+/// The end of 1.0's last field: the least `struct_size` a result may have.
+/// Fields added later are written only when the caller's size covers them.
+const RESULT_SIZE_1_0: usize =
+    std::mem::offset_of!(othello_search_result, from_book) + std::mem::size_of::<bool>();
+
+/// The size of the caller's result, checked before anything is searched.
+unsafe fn result_size(out: *mut othello_search_result) -> Result<usize, Failure> {
+    if out.is_null() {
+        return Err(Failure::new(OTHELLO_STATUS_NULL_ARGUMENT, "out is NULL"));
+    }
+    let size = std::ptr::read_unaligned(out as *const usize);
+    if !(RESULT_SIZE_1_0..=1 << 16).contains(&size) {
+        return Err(Failure::invalid(format!(
+            "out->struct_size {size} is invalid: call othello_search_result_init() first"
+        )));
+    }
+    Ok(size)
+}
+
 fn fill_result(r: &SearchResult, out: &mut othello_search_result) {
     out.r#move = square_int(r.best);
     out.score = discs(r.score);
@@ -572,7 +684,7 @@ pub unsafe extern "C" fn othello_engine_search(
     boundary_status(|| {
         let engine = engine_ref(e)?;
         let game = board_ref(b)?;
-        let out = try_mut(out, "out")?;
+        let size = result_size(out)?;
         let raw = read_limits(lim)?;
         let limits = convert_limits(&raw)?;
         let claim = Claim::take(engine)?;
@@ -580,6 +692,7 @@ pub unsafe extern "C" fn othello_engine_search(
             if let Some(cb) = raw.progress {
                 let pv: Vec<c_int> = p.pv.iter().map(|&s| s as c_int).collect();
                 let info = othello_search_progress {
+                    struct_size: std::mem::size_of::<othello_search_progress>(),
                     depth: p.depth as c_int,
                     score: discs(p.score),
                     exact: p.exact,
@@ -594,7 +707,10 @@ pub unsafe extern "C" fn othello_engine_search(
             }
         };
         let result = game.search(claim.engine(), &limits, &engine.stop, &mut report)?;
-        fill_result(&result, out);
+        let mut filled = empty_result();
+        fill_result(&result, &mut filled);
+        filled.struct_size = size; // the caller's, kept
+        write_prefix(&filled, out, size);
         Ok(())
     })
 }

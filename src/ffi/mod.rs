@@ -19,7 +19,7 @@ pub mod wasm;
 
 use crate::error::Error;
 use std::cell::RefCell;
-use std::ffi::{c_char, CStr};
+use std::ffi::{c_char, c_int, CStr};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 /// Result of every fallible call. `OTHELLO_STATUS_OK` is 0; every other value
@@ -411,6 +411,31 @@ pub extern "C" fn othello_version() -> *const c_char {
     concat!(env!("CARGO_PKG_VERSION"), "\0").as_ptr() as *const c_char
 }
 
+/// The library version as one number, MAJOR * 10000 + MINOR * 100 + PATCH
+/// (10000 for 1.0.0), to compare with OTHELLO_VERSION_NUMBER: a program
+/// built against x.y runs with a library whose number has the same
+/// MAJOR (`number / 10000`) and is at least the header's. Since 1.0.
+#[no_mangle]
+pub extern "C" fn othello_version_number() -> c_int {
+    VERSION_NUMBER
+}
+
+const VERSION_NUMBER: c_int = version_part(env!("CARGO_PKG_VERSION_MAJOR")) * 10000
+    + version_part(env!("CARGO_PKG_VERSION_MINOR")) * 100
+    + version_part(env!("CARGO_PKG_VERSION_PATCH"));
+
+/// A decimal part of the crate's version, at compile time.
+const fn version_part(digits: &str) -> c_int {
+    let bytes = digits.as_bytes();
+    let mut value = 0;
+    let mut i = 0;
+    while i < bytes.len() {
+        value = value * 10 + (bytes[i] - b'0') as c_int;
+        i += 1;
+    }
+    value
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -427,5 +452,17 @@ mod tests {
         let text = |s: i32| unsafe { CStr::from_ptr(othello_status_message(s)) };
         assert_eq!(text(3).to_str(), Ok("illegal move"));
         assert_eq!(text(99).to_str(), Ok("unknown status code"));
+    }
+
+    #[test]
+    fn version_number_matches_the_version_string() {
+        let text = unsafe { CStr::from_ptr(othello_version()) }
+            .to_str()
+            .unwrap();
+        let parts: Vec<c_int> = text.split('.').map(|p| p.parse().unwrap()).collect();
+        assert_eq!(
+            othello_version_number(),
+            parts[0] * 10000 + parts[1] * 100 + parts[2]
+        );
     }
 }

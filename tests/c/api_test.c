@@ -1296,6 +1296,9 @@ static void test_messages_and_version(void)
         CHECK(strcmp(v, expect) == 0);
         CHECK(othello_version() == v || strcmp(othello_version(), v) == 0);
     }
+    CHECK(OTHELLO_VERSION_NUMBER == OTHELLO_VERSION_MAJOR * 10000 +
+                                        OTHELLO_VERSION_MINOR * 100 + OTHELLO_VERSION_PATCH);
+    CHECK(othello_version_number() == OTHELLO_VERSION_NUMBER);
 }
 
 #ifndef __STDC_NO_THREADS__

@@ -56,6 +56,7 @@ static void test_bad_arguments(void)
     othello_board *b = othello_board_new();
     othello_search_limits lim;
     othello_search_result r;
+    othello_search_result_init(&r);
     CHECK(e != NULL && b != NULL);
     othello_search_limits_init(&lim);
     CHECK(lim.struct_size == sizeof lim);
@@ -109,6 +110,53 @@ static void test_bad_arguments(void)
     CHECK(othello_engine_search(e, b, &lim, &r) == OTHELLO_STATUS_INVALID_ARGUMENT);
     CHECK(last_error_mentions("struct_size"));
 
+    /* The result: init sets its size; without it (or shorter than 1.0's
+     * fields) the search refuses, writing nothing. */
+    {
+        othello_search_result sentinel;
+        othello_search_limits_init(&lim);
+        lim.level = 2;
+        memset(&r, 0x5A, sizeof r);
+        othello_search_result_init(&r);
+        CHECK(r.struct_size == sizeof r && r.pv_len == 0 && r.nodes == 0 && !r.from_book);
+        memset(&r, 0, sizeof r);
+        sentinel = r;
+        CHECK(othello_engine_search(e, b, &lim, &r) == OTHELLO_STATUS_INVALID_ARGUMENT);
+        CHECK(last_error_mentions("othello_search_result_init"));
+        CHECK(memcmp(&r, &sentinel, sizeof r) == 0);
+        r.struct_size = offsetof(othello_search_result, from_book);
+        CHECK(othello_engine_search(e, b, &lim, &r) == OTHELLO_STATUS_INVALID_ARGUMENT);
+        r.struct_size = (size_t)1 << 20;
+        CHECK(othello_engine_search(e, b, &lim, &r) == OTHELLO_STATUS_INVALID_ARGUMENT);
+        /* A later header's larger struct: 1.0's fields written, the size kept. */
+        r.struct_size = sizeof r + 16;
+        CHECK(othello_engine_search(e, b, &lim, &r) == OTHELLO_STATUS_OK);
+        CHECK(r.struct_size == sizeof r + 16 && othello_board_is_legal(b, r.move));
+        /* Set-up by size: NULL, a size short of 1.0's struct, and an
+         * older program's size (1.0's, here all of it) that must be filled
+         * no further. */
+        CHECK(othello_search_result_init_(NULL, sizeof r) == OTHELLO_STATUS_NULL_ARGUMENT);
+        CHECK(othello_search_limits_init_(NULL, sizeof lim) == OTHELLO_STATUS_NULL_ARGUMENT);
+        CHECK(othello_search_result_init_(&r, offsetof(othello_search_result, from_book)) ==
+              OTHELLO_STATUS_INVALID_ARGUMENT);
+        CHECK(othello_search_limits_init_(&lim, offsetof(othello_search_limits, clock_increment_ms)) ==
+              OTHELLO_STATUS_INVALID_ARGUMENT);
+        CHECK(last_error_mentions("struct_size"));
+        {
+            struct {
+                othello_search_limits l;
+                unsigned char later[16];
+            } newer;
+            memset(&newer, 0x5A, sizeof newer);
+            CHECK(othello_search_limits_init_(&newer.l, sizeof newer) == OTHELLO_STATUS_OK);
+            /* A newer program's larger struct: this library's part filled,
+             * the size it filled recorded, the rest left alone. */
+            CHECK(newer.l.struct_size == sizeof newer.l && newer.l.level == 10);
+            CHECK(newer.later[0] == 0x5A && newer.later[15] == 0x5A);
+        }
+        othello_search_result_init(&r);
+    }
+
     /* NULL limits mean the defaults; a valid search leaves the board alone. */
     {
         char before[80], after[80];
@@ -125,9 +173,9 @@ static void test_bad_arguments(void)
     }
 
     othello_engine_stop(NULL);
-    othello_engine_clear(NULL);
+    CHECK(othello_engine_clear(NULL) == OTHELLO_STATUS_NULL_ARGUMENT);
     othello_engine_free(NULL);
-    othello_engine_clear(e);
+    CHECK(othello_engine_clear(e) == OTHELLO_STATUS_OK);
     othello_engine_free(e);
     othello_board_free(b);
 }
@@ -137,6 +185,7 @@ static void test_game_over_and_pass(void)
     othello_engine *e = othello_engine_new(1);
     othello_search_result r;
     int move = 123;
+    othello_search_result_init(&r);
     /* Black alone on the board: nobody can move. */
     othello_board *over = othello_board_from_string(
         "X--------------------------------------------------------------- X");
@@ -171,7 +220,8 @@ struct progress_log {
 static void on_progress(const othello_search_progress *p, void *userdata)
 {
     struct progress_log *log = userdata;
-    if (p->depth <= log->last_depth || p->pv_len < 1 || p->pv[0] != p->best_move) {
+    if (p->struct_size != sizeof *p || p->depth <= log->last_depth || p->pv_len < 1 ||
+        p->pv[0] != p->best_move) {
         log->increasing = 0;
     }
     log->last_depth = p->depth;
@@ -187,6 +237,7 @@ static void test_progress_and_analyze(void)
     othello_move_score scores[32];
     struct progress_log log = {0, 0, 1};
     size_t n = 0;
+    othello_search_result_init(&r);
     othello_search_limits_init(&lim);
     lim.level = 6;
     lim.book = 0;
@@ -231,6 +282,7 @@ struct search_job {
 static void *run_search(void *arg)
 {
     struct search_job *job = arg;
+    othello_search_result_init(&job->result);
     job->status = othello_engine_search(job->engine, job->board, &job->limits, &job->result);
     return NULL;
 }
@@ -247,6 +299,7 @@ static void test_stop_busy_and_time(void)
     pthread_t thread;
     othello_search_result r;
     double start;
+    othello_search_result_init(&r);
     job.engine = othello_engine_new(8);
     job.board = othello_board_new();
     othello_search_limits_init(&job.limits);
@@ -258,6 +311,7 @@ static void test_stop_busy_and_time(void)
     sleep_ms(200);
     /* A second search on the same engine while the first runs: BUSY. */
     CHECK(othello_engine_search(job.engine, job.board, NULL, &r) == OTHELLO_STATUS_BUSY);
+    CHECK(othello_engine_clear(job.engine) == OTHELLO_STATUS_BUSY);
     othello_engine_stop(job.engine);
     pthread_join(thread, NULL);
     CHECK(now_ms() - start < 5000);
@@ -305,6 +359,8 @@ static void test_threads(void)
     othello_board *b = othello_board_from_string(ffo1);
     othello_search_limits lim;
     othello_search_result one, r;
+    othello_search_result_init(&one);
+    othello_search_result_init(&r);
     othello_move_score scores[32], scores2[32];
     size_t n = 0, n2 = 0;
     CHECK(e != NULL && b != NULL);
@@ -412,6 +468,8 @@ static void test_seeded_randomness(void)
     for (unsigned seed = 0; seed < 10; seed++) {
         othello_engine *e1 = othello_engine_new(1), *e2 = othello_engine_new(1);
         othello_search_result r1, r2;
+        othello_search_result_init(&r1);
+        othello_search_result_init(&r2);
         lim.seed = seed;
         CHECK(othello_engine_search(e1, b, &lim, &r1) == OTHELLO_STATUS_OK);
         CHECK(othello_engine_search(e2, b, &lim, &r2) == OTHELLO_STATUS_OK);
@@ -438,6 +496,7 @@ static int play_game(othello_engine *e, const othello_search_limits *black,
     random.strategy = OTHELLO_STRATEGY_RANDOM;
     while (!othello_board_is_game_over(b)) {
         othello_search_result r;
+        othello_search_result_init(&r);
         const othello_search_limits *lim =
             othello_board_side_to_move(b) == OTHELLO_COLOR_BLACK ? black : white;
         if (othello_board_move_number(b) <= 4) {
@@ -486,6 +545,7 @@ static void test_book(const char *book_path)
     othello_move_score moves[64];
     size_t n = 0;
     int distinct = 0;
+    othello_search_result_init(&r);
 
     CHECK(othello_engine_get_book(e) == OTHELLO_BOOK_BUILTIN);
     /* The four first moves are one up to symmetry: one value. */
@@ -505,6 +565,7 @@ static void test_book(const char *book_path)
     lim.randomness = 2;
     for (unsigned seed = 0; seed < 12; seed++) {
         othello_search_result again;
+        othello_search_result_init(&again);
         lim.seed = seed;
         CHECK(othello_engine_search(e, b, &lim, &r) == OTHELLO_STATUS_OK);
         CHECK(othello_engine_search(e, b, &lim, &again) == OTHELLO_STATUS_OK);
@@ -595,6 +656,7 @@ static void test_ponder(void)
     othello_search_limits lim, bad;
     othello_search_result r;
     int expected = -7;
+    othello_search_result_init(&r);
     othello_search_limits_init(&lim);
     othello_search_limits_init(&bad);
     bad.level = 61;
@@ -623,6 +685,7 @@ static void test_ponder(void)
         othello_board *reply = othello_board_clone(b);
         othello_engine *fresh = othello_engine_new(1);
         othello_search_result want;
+        othello_search_result_init(&want);
         CHECK(othello_engine_ponder(e, b, &lim, NULL) == OTHELLO_STATUS_OK);
         CHECK(othello_board_play(reply, moves[i], NULL, 0, NULL) == OTHELLO_STATUS_OK);
         if (!othello_board_is_game_over(reply)) {

@@ -81,6 +81,7 @@ static void test_struct_size_inside_a_field(void)
     othello_search_limits lim;
     othello_search_result r;
     size_t i;
+    othello_search_result_init(&r);
 
     for (i = 0; i < sizeof torn / sizeof torn[0]; i++) {
         othello_search_limits_init(&lim);
@@ -160,6 +161,8 @@ static void test_warm_exact_search_move(void)
     othello_move_score scores[64];
     size_t n = 0, i;
     int level;
+    othello_search_result_init(&first);
+    othello_search_result_init(&second);
 
     CHECK(b != NULL && e != NULL && fresh != NULL);
     othello_search_limits_init(&lim);

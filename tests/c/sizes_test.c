@@ -302,6 +302,7 @@ static void test_game(othello_engine *e, int size)
         othello_search_result r;
         size_t n_flips = 0;
         int before = othello_board_count(b, OTHELLO_COLOR_EMPTY);
+        othello_search_result_init(&r);
         CHECK(othello_engine_search(e, b, &lim, &r) == OTHELLO_STATUS_OK);
         if (r.move == OTHELLO_PASS) {
             CHECK(othello_board_must_pass(b));
@@ -359,6 +360,7 @@ static void test_solve_6x6(othello_engine *e)
     othello_search_result r;
     othello_move_score scores[36];
     size_t n = 0;
+    othello_search_result_init(&r);
     while (!othello_board_is_game_over(b) &&
            (othello_board_must_pass(b) || othello_board_count(b, OTHELLO_COLOR_EMPTY) > 12)) {
         int first;

@@ -157,6 +157,7 @@ static void setup_positions(uint64_t seed)
     othello_search_limits lim;
     othello_search_result r;
     int i;
+    othello_search_result_init(&r);
 
     for (i = 0; i < N_POSITIONS; i++) {
         int empties = i < N_POSITIONS - N_ENDGAMES ? midgame_empties[i]
@@ -254,6 +255,7 @@ static void *searcher(void *arg)
         othello_search_result r;
         progress_state ps;
         othello_status st;
+        othello_search_result_init(&r);
 
         random_limits(&rng, pos, &lim, &ps, e);
         if (below(&rng, 6) == 0) {
@@ -418,6 +420,7 @@ static void *owner(void *arg)
             int pos = below(&rng, N_POSITIONS);
             othello_search_limits lim;
             othello_search_result r;
+            othello_search_result_init(&r);
             othello_search_limits_init(&lim);
             lim.level = FIXED_LEVEL;
             othello_engine_clear(e);
@@ -468,6 +471,7 @@ static void *busy_search(void *arg)
     lim.time_limit_ms = 5000;
     lim.progress = busy_progress;
     lim.userdata = job;
+    othello_search_result_init(&job->result);
     job->status = othello_engine_search(job->engine, job->board, &lim, &job->result);
     return NULL;
 }
@@ -481,6 +485,7 @@ static void *busy_checker(void *arg)
         busy_job job;
         pthread_t t;
         othello_search_result r;
+        othello_search_result_init(&r);
         int pos = below(&rng, N_POSITIONS - N_ENDGAMES); /* a midgame: no quick solve */
 
         memset(&job, 0, sizeof job);
@@ -505,7 +510,7 @@ static void *busy_checker(void *arg)
                   OTHELLO_STATUS_BUSY);
         }
         (void)othello_square_parse("z9", NULL);
-        othello_engine_clear(e);
+        CHECK(othello_engine_clear(e) == OTHELLO_STATUS_BUSY);
         CHECK(othello_last_status() == OTHELLO_STATUS_BUSY);
         othello_engine_stop(e);
 
@@ -615,6 +620,7 @@ static void make_call(logged_call *c, othello_board **boards, othello_engine *ow
     case OP_SEARCH: {
         othello_search_limits lim;
         othello_search_result r;
+        othello_search_result_init(&r);
         othello_search_limits_init(&lim);
         lim.level = 1 + c->arg % 3;
         c->status = othello_engine_search(own, b, &lim, &r);

@@ -28,6 +28,7 @@ int main(void)
     int turns = 0;
     while (!othello_board_is_game_over(b)) {
         othello_search_result r;
+        othello_search_result_init(&r);
         othello_status st = othello_engine_search(e, b, &lim, &r);
         if (st == OTHELLO_STATUS_OK) {
             st = r.move == OTHELLO_PASS ? othello_board_pass(b) : othello_board_play(b, r.move, NULL, 0, NULL);
