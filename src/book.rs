@@ -430,6 +430,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg_attr(miri, ignore = "the 800 KB built-in book: over 15 minutes under Miri")]
     fn the_builtin_book_knows_the_start() {
         let (p, o) = start();
         let book = Book::builtin();

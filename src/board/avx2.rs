@@ -209,12 +209,19 @@ pub(super) mod tests {
     /// Positions of random games (passes and ends included), and random
     /// boards of every density.
     pub(in crate::board) fn positions() -> Vec<(u64, u64)> {
-        let mut out: Vec<(u64, u64)> = random_positions::<S8>(14, 300)
+        // Miri (tests/miri.sh): every sixth position of a game and 30 boards.
+        let (games, step, boards) = if cfg!(miri) {
+            (1, 6, 30)
+        } else {
+            (300, 1, 20_000)
+        };
+        let mut out: Vec<(u64, u64)> = random_positions::<S8>(14, games)
             .into_iter()
+            .step_by(step)
             .map(|pos| (pos.player, pos.opponent))
             .collect();
         let mut rng = Rng::new(14);
-        for i in 0..20_000 {
+        for i in 0..boards {
             let (a, b, c) = (rng.next_u64(), rng.next_u64(), rng.next_u64());
             let filled = match i % 3 {
                 0 => a,
@@ -233,7 +240,7 @@ pub(super) mod tests {
         flips_and_replies: impl Fn(u64, u64, u32) -> (u64, u64),
     ) {
         let positions = positions();
-        assert!(positions.len() > 30_000);
+        assert!(positions.len() > if cfg!(miri) { 30 } else { 30_000 });
         for (p, o) in positions {
             for sq in (!(p | o)).squares() {
                 let f = flips(p, o, sq);

@@ -259,8 +259,9 @@ mod tests {
     fn agrees_with_square_walk<G: Geometry>(games: usize) {
         let mut rng = Rng::new(G::N as u64);
         let mut positions = random_positions::<G>(G::N as u64, games);
-        // Random dense boards: long runs in every direction.
-        for _ in 0..300 {
+        // Random dense boards: long runs in every direction (one under
+        // Miri, tests/miri.sh).
+        for _ in 0..if cfg!(miri) { 1 } else { 300 } {
             let mut p = G::B::ZERO;
             let mut o = G::B::ZERO;
             for sq in 0..G::SQUARES {
@@ -288,13 +289,19 @@ mod tests {
 
     #[test]
     fn every_size_agrees_with_a_square_walk() {
-        agrees_with_square_walk::<S4>(40);
-        agrees_with_square_walk::<S6>(20);
-        agrees_with_square_walk::<S8>(5);
-        agrees_with_square_walk::<S10>(3);
-        agrees_with_square_walk::<S12>(2);
-        agrees_with_square_walk::<S14>(1);
-        agrees_with_square_walk::<S16>(1);
+        // Miri (tests/miri.sh): a twentieth of the games.
+        let games = |n: usize| if cfg!(miri) { n / 20 } else { n };
+        agrees_with_square_walk::<S4>(games(40));
+        agrees_with_square_walk::<S6>(games(20));
+        agrees_with_square_walk::<S8>(games(5));
+        agrees_with_square_walk::<S10>(games(3));
+        // Miri (tests/miri.sh) stops at 10x10 (see `for_every_size`).
+        #[cfg(not(miri))]
+        {
+            agrees_with_square_walk::<S12>(games(2));
+            agrees_with_square_walk::<S14>(games(1));
+            agrees_with_square_walk::<S16>(games(1));
+        }
     }
 
     #[test]
@@ -304,7 +311,7 @@ mod tests {
             let kept = distinct_moves::<G>(start.player, start.opponent, start.legal_moves());
             assert_eq!(kept.count(), 1, "the four openings are one");
             let mut dropped_some = false;
-            for pos in random_positions::<G>(7, 30) {
+            for pos in random_positions::<G>(7, if cfg!(miri) { 1 } else { 30 }) {
                 let moves = pos.legal_moves();
                 let kept = distinct_moves::<G>(pos.player, pos.opponent, moves);
                 assert!((kept & !moves).is_zero());

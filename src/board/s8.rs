@@ -425,7 +425,9 @@ mod tests {
     fn positions() -> Vec<(u64, u64)> {
         let mut rng = Rng::new(8);
         let mut out = Vec::new();
-        for _ in 0..40 {
+        // Miri (tests/miri.sh): a fortieth of the positions.
+        let scale = if cfg!(miri) { 40 } else { 1 };
+        for _ in 0..40 / scale {
             let mut pos = Position::<S8>::start();
             while !pos.is_game_over() {
                 out.push((pos.player, pos.opponent));
@@ -437,12 +439,12 @@ mod tests {
                 };
             }
         }
-        for _ in 0..200 {
+        for _ in 0..200 / scale {
             let (a, b) = (rng.next_u64(), rng.next_u64());
             out.push((a & b, a & !b));
         }
         // Nearly full boards: full rows, columns and diagonals (stability).
-        for _ in 0..400 {
+        for _ in 0..400 / scale {
             let filled = rng.next_u64() | rng.next_u64() | rng.next_u64() | rng.next_u64();
             let split = rng.next_u64();
             out.push((filled & split, filled & !split));
@@ -494,7 +496,9 @@ mod tests {
                 pos.play(moves[rng.below(moves.len())]).unwrap()
             }
         };
-        for _ in 0..300 {
+        // Miri (tests/miri.sh): 2 starts of 5 continuations.
+        let (starts, continuations) = if cfg!(miri) { (2, 5) } else { (300, 20) };
+        for _ in 0..starts {
             let mut start = Position::<S8>::start();
             for _ in 0..20 + rng.below(40) {
                 if !start.is_game_over() {
@@ -503,7 +507,7 @@ mod tests {
             }
             let (p, o) = (start.player, start.opponent);
             let (sp, so) = (stable_discs(p, o), stable_discs(o, p));
-            for _ in 0..20 {
+            for _ in 0..continuations {
                 let (mut pos, mut swapped) = (start, false);
                 while !pos.is_game_over() {
                     pos = random_move(&mut rng, pos);

@@ -51,8 +51,10 @@ mod tests {
 
     #[test]
     fn names_round_trip_on_every_size() {
+        // Miri (tests/miri.sh): every fifth square.
+        let step = if cfg!(miri) { 5 } else { 1 };
         for n in (MIN_SIZE..=MAX_SIZE).step_by(2) {
-            for sq in 0..n * n {
+            for sq in (0..n * n).step_by(step) {
                 let name = square_name(n, sq);
                 assert_eq!(parse_square(n, &name).unwrap(), sq);
                 assert_eq!(parse_square(n, &name.to_uppercase()).unwrap(), sq);

@@ -300,11 +300,18 @@ mod tests {
 
     #[test]
     fn stores_and_finds() {
-        let mut t = Table::new(1);
         assert_eq!(std::mem::size_of::<Slot>(), 24);
         assert_eq!(std::mem::size_of::<Bucket>(), 64);
-        assert_eq!(t.len(), 2 << 14);
-        assert_eq!(Table::new(3).len(), 3 * (2 << 14));
+        assert_eq!(Table::new(0).len(), 2, "one bucket at least");
+        // Under Miri (tests/miri.sh) a table of 1 MiB takes minutes to make
+        // (Stacked Borrows tracks each atomic word): one bucket there, which
+        // every key shares.
+        let mut t = Table::new(if cfg!(miri) { 0 } else { 1 });
+        #[cfg(not(miri))]
+        {
+            assert_eq!(t.len(), 2 << 14);
+            assert_eq!(Table::new(3).len(), 3 * (2 << 14));
+        }
         let p = Position::<S8>::start();
         let k = key(p);
         // Up to 8x8 the key is the position itself.

@@ -223,6 +223,7 @@ mod tests {
     use crate::eval::pattern::PATTERNS;
 
     #[test]
+    #[cfg_attr(miri, ignore = "weighs the extended set: minutes under Miri")]
     fn a_file_carries_its_pattern_set() {
         let w = random_weights_with(Layout::extended(), 7);
         let back = PatternWeights::from_bytes(&w.to_bytes()).unwrap();
@@ -236,6 +237,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg_attr(miri, ignore = "the 3.4 MB embedded file: minutes under Miri")]
     fn weights_round_trip() {
         let w = random_weights(5);
         let bytes = w.to_bytes();
@@ -250,6 +252,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg_attr(miri, ignore = "weighs the built-in set: minutes under Miri")]
     fn a_file_with_a_bad_pattern_set_is_rejected() {
         let too_big = PATTERNS[0].mask | 1 << 63;
         // Its pattern count and masks are read before the layout is made.
@@ -265,6 +268,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg_attr(miri, ignore = "weighs the built-in set: minutes under Miri")]
     fn corrupt_or_truncated_files_are_rejected() {
         let bytes = random_weights(6).to_bytes();
         for cut in [0, 5, 8, 20, 40, bytes.len() / 2, bytes.len() - 1] {
