@@ -10,7 +10,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 if ! cargo +nightly miri --version >/dev/null 2>&1; then
     echo "tests/miri.sh: installing Miri on the nightly toolchain" >&2
-    rustup toolchain install nightly --profile minimal --component miri,rust-src
+    if rustup run nightly rustc --version >/dev/null 2>&1; then
+        rustup component add --toolchain nightly miri rust-src
+    else
+        rustup toolchain install nightly --profile minimal --component miri,rust-src
+    fi
 fi
 # Every copy the library compiles for newer CPUs (x86-64-v3; AVX-512 F, VL
 # and CD) runs too: Miri implements their intrinsics and reports them present.
