@@ -14,6 +14,9 @@
 //!   package's native module: `othello_board::new`, `game`, `game_mut`,
 //!   `set_last_error`, and the status of every core error.
 
+mod common;
+
+use common::last_error;
 use othello::any::{self, AnyGame};
 use othello::book::BookMove;
 use othello::engine::{Engine, Limits, MoveScore, Progress, SearchResult};
@@ -35,21 +38,13 @@ use othello::ffi::evaluation::{
     othello_evaluation,
 };
 use othello::ffi::othello_status::{self, *};
-use othello::ffi::{othello_last_error, othello_last_status, set_last_error};
+use othello::ffi::{othello_last_status, set_last_error};
 use othello::rng::Rng;
 use othello::{Color, Error};
-use std::ffi::{c_char, c_int, CStr};
+use std::ffi::{c_char, c_int};
 use std::mem::{offset_of, size_of, MaybeUninit};
 use std::ptr::{null, null_mut};
 use std::sync::atomic::AtomicBool;
-
-fn last_error() -> String {
-    let mut buf = [0 as c_char; 512];
-    unsafe { othello_last_error(buf.as_mut_ptr(), buf.len(), null_mut()) };
-    unsafe { CStr::from_ptr(buf.as_ptr()) }
-        .to_string_lossy()
-        .into_owned()
-}
 
 /// The defaults, as othello_search_limits_init() fills them.
 fn limits() -> othello_search_limits {

@@ -346,34 +346,22 @@ fn minimax(r: &RefBoard) -> i32 {
 }
 
 fn exact_limits() -> othello_search_limits {
-    let mut lim = std::mem::MaybeUninit::<othello_search_limits>::uninit();
-    unsafe {
-        othello_search_limits_init_(
-            lim.as_mut_ptr(),
-            std::mem::size_of::<othello_search_limits>(),
-        )
-    };
-    let mut lim = unsafe { lim.assume_init() };
-    lim.level = -1;
-    lim.depth = 4;
-    lim.exact_empties = 60;
-    lim.wld_empties = 60;
-    lim
+    othello_search_limits {
+        level: -1,
+        depth: 4,
+        exact_empties: 60,
+        wld_empties: 60,
+        ..Default::default()
+    }
 }
 
 fn search(e: *mut othello_engine, b: &Board, lim: &othello_search_limits) -> othello_search_result {
-    let mut out = std::mem::MaybeUninit::<othello_search_result>::uninit();
-    unsafe {
-        othello_search_result_init_(
-            out.as_mut_ptr(),
-            std::mem::size_of::<othello_search_result>(),
-        )
-    };
+    let mut out = othello_search_result::default();
     assert_eq!(
-        unsafe { othello_engine_search(e, b.0, lim, out.as_mut_ptr()) },
+        unsafe { othello_engine_search(e, b.0, lim, &mut out) },
         OTHELLO_STATUS_OK
     );
-    unsafe { out.assume_init() }
+    out
 }
 
 /// The reference board of a board string.

@@ -104,9 +104,10 @@ fn board_string(b: *const othello_board) -> String {
 /// its nodes.
 fn answer(e: *mut othello_engine, b: *mut othello_board, level: i32, exact: i32) -> (String, u64) {
     unsafe {
-        let mut lim = std::mem::zeroed::<othello_search_limits>();
-        othello_search_limits_init_(&mut lim, std::mem::size_of::<othello_search_limits>());
-        lim.book = 0;
+        let mut lim = othello_search_limits {
+            book: 0,
+            ..Default::default()
+        };
         let limits = if exact > 0 {
             lim.level = -1;
             lim.exact_empties = exact;
@@ -115,8 +116,7 @@ fn answer(e: *mut othello_engine, b: *mut othello_board, level: i32, exact: i32)
             lim.level = level;
             format!("{{\"level\": {level}, \"book\": 0}}")
         };
-        let mut r = std::mem::zeroed::<othello_search_result>();
-        othello_search_result_init_(&mut r, std::mem::size_of::<othello_search_result>());
+        let mut r = othello_search_result::default();
         othello_engine_clear(e);
         assert_eq!(
             othello_engine_search(e, b, &lim, &mut r),

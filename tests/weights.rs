@@ -3,6 +3,9 @@
 //! truncated weights rejected with a clear error while the engine keeps the
 //! evaluation it had.
 
+mod common;
+
+use common::last_error;
 use othello::board::{Bits, S8};
 use othello::engine::{Engine, Limits};
 use othello::eval::pattern::{Layout, PatternWeights, MOBILITY_MAX};
@@ -10,26 +13,17 @@ use othello::eval::Evaluator;
 use othello::ffi::board::{othello_board_free, othello_board_new};
 use othello::ffi::engine::{
     othello_engine_free, othello_engine_new, othello_engine_search, othello_search_limits,
-    othello_search_limits_init_, othello_search_result, othello_search_result_init_,
+    othello_search_result,
 };
 use othello::ffi::evaluation::{
     othello_engine_get_evaluation, othello_engine_load_weights, othello_engine_load_weights_buffer,
     othello_engine_set_evaluation, othello_evaluation,
 };
-use othello::ffi::othello_last_error;
 use othello::ffi::othello_status::{self, *};
 use othello::Position;
 use std::ffi::CString;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
-
-fn last_error() -> String {
-    let mut buf = [0 as std::ffi::c_char; 512];
-    unsafe { othello_last_error(buf.as_mut_ptr(), buf.len(), std::ptr::null_mut()) };
-    unsafe { std::ffi::CStr::from_ptr(buf.as_ptr()) }
-        .to_string_lossy()
-        .into_owned()
-}
 
 /// Weights unlike the built-in ones: every evaluation is the number of
 /// legal moves of the side to move minus 10, in discs.
@@ -65,18 +59,14 @@ unsafe fn search(e: *mut othello::ffi::engine::othello_engine) -> (i32, i32, Vec
             OTHELLO_STATUS_OK
         );
     }
-    let mut lim = std::mem::MaybeUninit::<othello_search_limits>::uninit();
-    othello_search_limits_init_(
-        lim.as_mut_ptr(),
-        std::mem::size_of::<othello_search_limits>(),
-    );
-    let mut lim = lim.assume_init();
-    lim.level = -1;
-    lim.depth = 4;
-    lim.exact_empties = 0;
-    lim.wld_empties = 0;
-    let mut out = std::mem::MaybeUninit::<othello_search_result>::zeroed().assume_init();
-    othello_search_result_init_(&mut out, std::mem::size_of::<othello_search_result>());
+    let lim = othello_search_limits {
+        level: -1,
+        depth: 4,
+        exact_empties: 0,
+        wld_empties: 0,
+        ..Default::default()
+    };
+    let mut out = othello_search_result::default();
     assert_eq!(
         othello_engine_search(e, b, &lim, &mut out),
         OTHELLO_STATUS_OK

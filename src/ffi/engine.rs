@@ -367,12 +367,17 @@ pub unsafe extern "C" fn othello_search_limits_init_(
 ) -> othello_status {
     boundary_status(|| {
         let size = checked_size(lim, struct_size, LIMITS_SIZE_1_0, "othello_search_limits")?;
-        let mut limits = default_limits();
-        limits.struct_size = size;
+        let limits = othello_search_limits {
+            struct_size: size,
+            ..Default::default()
+        };
         write_prefix(&limits, lim, size);
         Ok(())
     })
 }
+
+/// The largest `struct_size` taken: a bigger one is a struct never set up.
+const MAX_STRUCT_SIZE: usize = 1 << 16;
 
 /// The end of 1.0's last field of `othello_search_limits`.
 const LIMITS_SIZE_1_0: usize =
@@ -392,7 +397,7 @@ fn checked_size<T>(
             format!("the {what} to fill is NULL"),
         ));
     }
-    if !(least..=1 << 16).contains(&struct_size) {
+    if !(least..=MAX_STRUCT_SIZE).contains(&struct_size) {
         return Err(Failure::invalid(format!(
             "struct_size {struct_size} is not the size of an {what} of 1.x (at least {least})"
         )));
@@ -410,26 +415,30 @@ unsafe fn write_prefix<T>(value: &T, out: *mut T, size: usize) {
     );
 }
 
-fn default_limits() -> othello_search_limits {
-    othello_search_limits {
-        struct_size: std::mem::size_of::<othello_search_limits>(),
-        level: 10,
-        depth: 10,
-        exact_empties: 20,
-        wld_empties: 22,
-        node_limit: 0,
-        time_limit_ms: 0,
-        strategy: 0,
-        classic_depth: 0,
-        randomness: 0,
-        seed: 0,
-        progress: None,
-        userdata: std::ptr::null_mut(),
-        selectivity: -1,
-        book: -1,
-        threads: 1,
-        clock_remaining_ms: -1,
-        clock_increment_ms: 0,
+/// The defaults, with this version's `struct_size`: what
+/// othello_search_limits_init() fills, for Rust callers of the C API.
+impl Default for othello_search_limits {
+    fn default() -> othello_search_limits {
+        othello_search_limits {
+            struct_size: std::mem::size_of::<othello_search_limits>(),
+            level: 10,
+            depth: 10,
+            exact_empties: 20,
+            wld_empties: 22,
+            node_limit: 0,
+            time_limit_ms: 0,
+            strategy: 0,
+            classic_depth: 0,
+            randomness: 0,
+            seed: 0,
+            progress: None,
+            userdata: std::ptr::null_mut(),
+            selectivity: -1,
+            book: -1,
+            threads: 1,
+            clock_remaining_ms: -1,
+            clock_increment_ms: 0,
+        }
     }
 }
 
@@ -473,13 +482,14 @@ fn ends_on_a_field(size: usize) -> bool {
 /// Reads the caller's limits: only its first `struct_size` bytes, the rest
 /// keeps the defaults.
 unsafe fn read_limits(lim: *const othello_search_limits) -> Result<othello_search_limits, Failure> {
-    let mut out = default_limits();
+    let mut out = othello_search_limits::default();
     if lim.is_null() {
         return Ok(out);
     }
     let size = std::ptr::read_unaligned(lim as *const usize);
     let full = std::mem::size_of::<othello_search_limits>();
-    if size < std::mem::size_of::<usize>() + std::mem::size_of::<c_int>() || size > 1 << 16 {
+    if size < std::mem::size_of::<usize>() + std::mem::size_of::<c_int>() || size > MAX_STRUCT_SIZE
+    {
         return Err(Failure::invalid(format!(
             "limits.struct_size {size} is invalid: call othello_search_limits_init() first"
         )));
@@ -605,27 +615,33 @@ pub unsafe extern "C" fn othello_search_result_init_(
 ) -> othello_status {
     boundary_status(|| {
         let size = checked_size(out, struct_size, RESULT_SIZE_1_0, "othello_search_result")?;
-        let mut result = empty_result();
-        result.struct_size = size;
+        let result = othello_search_result {
+            struct_size: size,
+            ..Default::default()
+        };
         write_prefix(&result, out, size);
         Ok(())
     })
 }
 
-fn empty_result() -> othello_search_result {
-    othello_search_result {
-        struct_size: std::mem::size_of::<othello_search_result>(),
-        r#move: 0,
-        score: 0,
-        exact: false,
-        wld: false,
-        depth: 0,
-        nodes: 0,
-        elapsed_ms: 0,
-        stopped: false,
-        pv: [0; OTHELLO_PV_MAX],
-        pv_len: 0,
-        from_book: false,
+/// Zeros and this version's `struct_size`: what othello_search_result_init()
+/// fills, for Rust callers of the C API.
+impl Default for othello_search_result {
+    fn default() -> othello_search_result {
+        othello_search_result {
+            struct_size: std::mem::size_of::<othello_search_result>(),
+            r#move: 0,
+            score: 0,
+            exact: false,
+            wld: false,
+            depth: 0,
+            nodes: 0,
+            elapsed_ms: 0,
+            stopped: false,
+            pv: [0; OTHELLO_PV_MAX],
+            pv_len: 0,
+            from_book: false,
+        }
     }
 }
 
@@ -640,7 +656,7 @@ unsafe fn result_size(out: *mut othello_search_result) -> Result<usize, Failure>
         return Err(Failure::new(OTHELLO_STATUS_NULL_ARGUMENT, "out is NULL"));
     }
     let size = std::ptr::read_unaligned(out as *const usize);
-    if !(RESULT_SIZE_1_0..=1 << 16).contains(&size) {
+    if !(RESULT_SIZE_1_0..=MAX_STRUCT_SIZE).contains(&size) {
         return Err(Failure::invalid(format!(
             "out->struct_size {size} is invalid: call othello_search_result_init() first"
         )));
@@ -707,7 +723,7 @@ pub unsafe extern "C" fn othello_engine_search(
             }
         };
         let result = game.search(claim.engine(), &limits, &engine.stop, &mut report)?;
-        let mut filled = empty_result();
+        let mut filled = othello_search_result::default();
         fill_result(&result, &mut filled);
         filled.struct_size = size; // the caller's, kept
         write_prefix(&filled, out, size);

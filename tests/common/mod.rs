@@ -67,3 +67,12 @@ pub fn random_position(rng: &mut Rng, plies: usize) -> othello::Position<S8> {
         }
     }
 }
+
+/// The thread's last error message from the C API (`othello_last_error`).
+pub fn last_error() -> String {
+    let mut buf = [0 as std::ffi::c_char; 512];
+    unsafe { othello::ffi::othello_last_error(buf.as_mut_ptr(), buf.len(), std::ptr::null_mut()) };
+    unsafe { std::ffi::CStr::from_ptr(buf.as_ptr()) }
+        .to_string_lossy()
+        .into_owned()
+}

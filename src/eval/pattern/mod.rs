@@ -292,12 +292,23 @@ mod tests {
         random_weights_with(Layout::standard(), seed)
     }
 
-    /// Under Miri (tests/miri.sh), where filling the built-in set's
-    /// 170,000 weights a stage takes minutes, the tests that run there
-    /// weigh its three smallest patterns (12 placements) instead.
-    pub(super) fn miri_layout() -> Arc<Layout> {
-        let masks: Vec<u64> = PATTERNS[8..].iter().map(|p| p.mask).collect();
-        Arc::new(Layout::new(&masks).unwrap())
+    /// Random weights of the built-in set (seed `standard`) and of the
+    /// extended one (seed `extended`). Under Miri (tests/miri.sh), where
+    /// filling the built-in set's 170,000 weights a stage takes minutes,
+    /// one set of its three smallest patterns (12 placements, seed
+    /// `standard`) instead.
+    pub(super) fn weight_sets(standard: u64, extended: u64) -> Vec<PatternWeights> {
+        if cfg!(miri) {
+            let masks: Vec<u64> = PATTERNS[8..].iter().map(|p| p.mask).collect();
+            return vec![random_weights_with(
+                Arc::new(Layout::new(&masks).unwrap()),
+                standard,
+            )];
+        }
+        vec![
+            random_weights(standard),
+            random_weights_with(Layout::extended(), extended),
+        ]
     }
 
     /// The same for the patterns of `layout`.
@@ -323,13 +334,8 @@ mod tests {
 
     #[test]
     fn evaluation_is_the_sum_of_the_features() {
-        let (sets, games) = if cfg!(miri) {
-            (vec![random_weights_with(miri_layout(), 1)], 1)
-        } else {
-            let extended = random_weights_with(Layout::extended(), 1);
-            (vec![random_weights(1), extended], 30)
-        };
-        for w in sets {
+        let games = if cfg!(miri) { 1 } else { 30 };
+        for w in weight_sets(1, 1) {
             for pos in random_positions(2, games) {
                 assert_eq!(w.evaluate(pos), w.evaluate_reference(pos), "{pos:?}");
                 assert_eq!(w.evaluate(pos), w.evaluate_with(pos, pext_soft));

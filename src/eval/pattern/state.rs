@@ -279,7 +279,7 @@ mod tests {
     #[cfg(target_arch = "x86_64")]
     use crate::board::isa::Avx512;
     use crate::board::Bits;
-    use crate::eval::pattern::tests::{miri_layout, random_weights, random_weights_with};
+    use crate::eval::pattern::tests::{random_weights_with, weight_sets};
     use crate::eval::pattern::Layout;
     use crate::rng::Rng;
     use std::sync::Arc;
@@ -298,16 +298,11 @@ mod tests {
 
     #[test]
     fn incremental_evaluation_is_the_evaluation_through_random_games() {
-        let (sets, games) = if cfg!(miri) {
-            (vec![(random_weights_with(miri_layout(), 11), true)], 1)
-        } else {
-            let sets = vec![
-                (random_weights(11), true),
-                (random_weights_with(Layout::extended(), 12), true),
-                (random_weights_with(too_many_placements(), 13), false),
-            ];
-            (sets, 60)
-        };
+        let mut sets: Vec<_> = weight_sets(11, 12).into_iter().map(|w| (w, true)).collect();
+        if !cfg!(miri) {
+            sets.push((random_weights_with(too_many_placements(), 13), false));
+        }
+        let games = if cfg!(miri) { 1 } else { 60 };
         for (w, incremental) in sets {
             assert_eq!(w.incremental(), incremental);
             assert_eq!(w.layout().instances() <= STATE_LANES, incremental);
@@ -370,13 +365,8 @@ mod tests {
     #[cfg(target_arch = "x86_64")]
     #[test]
     fn the_vector_reads_stay_within_each_table() {
-        let (sets, draws) = if cfg!(miri) {
-            (vec![random_weights_with(miri_layout(), 21)], 20)
-        } else {
-            let extended = random_weights_with(Layout::extended(), 22);
-            (vec![random_weights(21), extended], 200)
-        };
-        for w in sets {
+        let draws = if cfg!(miri) { 20 } else { 200 };
+        for w in weight_sets(21, 22) {
             let d = w.layout().deltas.as_ref().unwrap();
             let stage = w.stage(0);
             let mut rng = Rng::new(23);
