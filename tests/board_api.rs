@@ -94,15 +94,22 @@ fn masks_of<G: Geometry>() {
     );
 }
 
+/// Runs `$check::<G>()` for every board size.
+macro_rules! every_size {
+    ($check:ident) => {
+        $check::<S4>();
+        $check::<S6>();
+        $check::<S8>();
+        $check::<S10>();
+        $check::<S12>();
+        $check::<S14>();
+        $check::<S16>();
+    };
+}
+
 #[test]
 fn run_time_masks_equal_the_geometry_constants() {
-    masks_of::<S4>();
-    masks_of::<S6>();
-    masks_of::<S8>();
-    masks_of::<S10>();
-    masks_of::<S12>();
-    masks_of::<S14>();
-    masks_of::<S16>();
+    every_size!(masks_of);
     assert_eq!(
         U256::const_bit(3).const_or(U256::const_bit(200)),
         U256::bit(3) | U256::bit(200)
@@ -127,13 +134,7 @@ fn illegal_moves_of<G: Geometry>() {
 
 #[test]
 fn illegal_moves_play_nothing() {
-    illegal_moves_of::<S4>();
-    illegal_moves_of::<S6>();
-    illegal_moves_of::<S8>();
-    illegal_moves_of::<S10>();
-    illegal_moves_of::<S12>();
-    illegal_moves_of::<S14>();
-    illegal_moves_of::<S16>();
+    every_size!(illegal_moves_of);
 }
 
 #[test]
