@@ -23,7 +23,8 @@
 //! error (the positions are a sample: two weight sets whose MAEs differ by
 //! less than about two standard errors are not told apart by this file).
 //! `--ply 1` scores a 1-ply search (the best of the moves' static values)
-//! instead of the static evaluation. `--compare FILE` also scores the
+//! instead of the static evaluation, `--ply N` (N >= 2) a search of N
+//! plies without selective cuts, from a cleared table. `--compare FILE` also scores the
 //! weights of FILE on the same positions and prints the difference of the
 //! two MAEs with its own standard error, position by position, which tells
 //! much closer weight sets apart.
@@ -59,7 +60,7 @@ fn main() {
     let mut tally = Tally::default();
     if let Some(i) = args.iter().position(|a| a == "--ply") {
         let n = args.get(i + 1).and_then(|a| a.parse().ok());
-        tally.ply = n.filter(|&n| n <= 1).expect("--ply 0 or --ply 1");
+        tally.ply = n.filter(|&n| n <= 30).expect("--ply N, 0 to 30");
         args.drain(i..i + 2);
     }
     if let Some(i) = args.iter().position(|a| a == "--compare") {
@@ -134,8 +135,11 @@ struct Tally {
     other: Option<(String, Arc<PatternWeights>)>,
     other_errors: Vec<f64>,
     /// 0: the static evaluation; 1: a 1-ply search (the best of the
-    /// moves' evaluations), as engines' figures are often given.
+    /// moves' evaluations), as engines' figures are often given; more: a
+    /// search of that depth.
     ply: u32,
+    /// The engine of the deeper searches.
+    engine: Engine,
 }
 
 impl Default for Tally {
@@ -146,8 +150,22 @@ impl Default for Tally {
             other: None,
             other_errors: Vec::new(),
             ply: 0,
+            engine: Engine::new(16),
         }
     }
+}
+
+/// The value of `pos` for the side to move, in discs, by a search of `ply`
+/// plies (2 or more) with `eval`, no selective cuts and a cleared table.
+fn searched(engine: &mut Engine, eval: Evaluator, pos: Position, ply: u32) -> f64 {
+    let mut limits = Limits::explicit(ply as i64, 0, 0).expect("a depth in range");
+    limits.book = false;
+    engine.set_evaluator(eval);
+    engine.clear();
+    let r = engine
+        .search(pos, &limits, &AtomicBool::new(false), &mut |_| {})
+        .expect("a position with moves");
+    r.score as f64 / 100.0
 }
 
 /// The value of `pos` for the side to move, in discs, by `eval`: static
@@ -181,12 +199,22 @@ fn mean_and_error(xs: &[f64]) -> (f64, f64) {
 
 impl Tally {
     /// Adds `pos`, whose exact score is `score` discs.
-    fn add(&mut self, trained: &PatternWeights, pos: Position, score: i32) {
+    fn add(&mut self, trained: &Arc<PatternWeights>, pos: Position, score: i32) {
         let score = score as f64;
         let ply = self.ply;
-        let t = value(|x| trained.evaluate(x), pos, ply);
-        let v1 = |x: Position| Evaluate::<S8>::evaluate(&Evaluator::V1, x.player, x.opponent);
-        let v = value(v1, pos, ply);
+        let mut value_by = |weights: Option<&Arc<PatternWeights>>| match (ply, weights) {
+            (2.., Some(w)) => searched(&mut self.engine, Evaluator::Pattern(w.clone()), pos, ply),
+            (2.., None) => searched(&mut self.engine, Evaluator::V1, pos, ply),
+            (_, Some(w)) => value(|x| w.evaluate(x), pos, ply),
+            (_, None) => value(
+                |x| Evaluate::<S8>::evaluate(&Evaluator::V1, x.player, x.opponent),
+                pos,
+                ply,
+            ),
+        };
+        let t = value_by(Some(trained));
+        let v = value_by(None);
+        let o = self.other.as_ref().map(|(_, w)| value_by(Some(w)));
         self.rows[pos.empties().count() as usize].add(Sums {
             positions: 1,
             trained: (t - score).abs(),
@@ -194,17 +222,15 @@ impl Tally {
             low: score - t,
         });
         self.errors.push((t - score).abs());
-        if let Some((_, w)) = &self.other {
-            self.other_errors
-                .push((value(|x| w.evaluate(x), pos, ply) - score).abs());
+        if let Some(o) = o {
+            self.other_errors.push((o - score).abs());
         }
     }
 
     fn print(&self, source: &str, secs: f64) {
-        let how = if self.ply == 0 {
-            "static"
-        } else {
-            "1-ply search"
+        let how = match self.ply {
+            0 => "static".to_string(),
+            n => format!("{n}-ply search"),
         };
         println!(
             "empties  positions  trained MAE  v1 MAE  trained low by   (discs, exact scores, {how})"
@@ -257,7 +283,7 @@ fn read_obf(file: &str) -> Vec<(Position, i32)> {
 
 /// The self-play mode: `nums` are POSITIONS, MIN_EMPTIES, MAX_EMPTIES and
 /// SEED, each optional.
-fn self_play(trained: &PatternWeights, nums: &[u64], tally: &mut Tally) {
+fn self_play(trained: &Arc<PatternWeights>, nums: &[u64], tally: &mut Tally) {
     let count = nums.first().copied().unwrap_or(100) as usize;
     let lo = nums.get(1).copied().unwrap_or(20) as u32;
     let hi = nums.get(2).copied().unwrap_or(24).max(lo as u64) as u32;

@@ -1,6 +1,7 @@
 //! Exact solver over an `.obf` file: `cargo bench --bench solve -- FILE [HASH_MB]
-//! [--threads N]` (`OTHELLO_EVAL=v1` or `trained` chooses the evaluation
-//! ordering the moves; `--threads` the search's threads, 1 by default).
+//! [--threads N] [--weights FILE]` (`OTHELLO_EVAL=v1` or `trained` chooses the
+//! evaluation ordering the moves, `--weights` a trained weights file;
+//! `--threads` the search's threads, 1 by default).
 //! Per position: best move, score, whether it matches the file's best score,
 //! time, nodes and nodes/s; then totals.
 //!
@@ -17,6 +18,7 @@
 use othello::board::S8;
 use othello::board::{Bits, Position};
 use othello::engine::{Engine, Limits};
+use othello::eval::pattern::PatternWeights;
 use othello::game::Game;
 use othello::notation::{board_string, square_name};
 use othello::obf;
@@ -40,6 +42,11 @@ fn main() {
             n.expect("--threads N")
         }
     };
+    let weights = args.iter().position(|a| a == "--weights").map(|i| {
+        args.drain(i..(i + 2).min(args.len()))
+            .nth(1)
+            .expect("--weights FILE")
+    });
     if let Some(i) = args.iter().position(|a| a == "--size") {
         let size: i64 = args
             .get(i + 1)
@@ -80,6 +87,10 @@ fn main() {
         engine.set_evaluator(othello::eval::Evaluator::trained());
     } else if std::env::var("OTHELLO_EVAL").as_deref() == Ok("v1") {
         engine.set_evaluator(othello::eval::Evaluator::V1);
+    }
+    if let Some(w) = &weights {
+        let w = PatternWeights::load(w.as_ref()).unwrap_or_else(|e| panic!("{w}: {e}"));
+        engine.set_evaluator(othello::eval::Evaluator::Pattern(std::sync::Arc::new(w)));
     }
     println!("evaluation: {:?}", engine.evaluator());
     let mut limits = Limits::level(0).expect("level 0 exists");
