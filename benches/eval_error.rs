@@ -24,10 +24,10 @@
 //! less than about two standard errors are not told apart by this file).
 //! `--ply 1` scores a 1-ply search (the best of the moves' static values)
 //! instead of the static evaluation, `--ply N` (N >= 2) a search of N
-//! plies without selective cuts, from a cleared table. `--compare FILE` also scores the
-//! weights of FILE on the same positions and prints the difference of the
-//! two MAEs with its own standard error, position by position, which tells
-//! much closer weight sets apart.
+//! plies without selective cuts, from a cleared table. `--compare FILE`
+//! also scores the weights of FILE on the same positions and prints the
+//! difference of the two MAEs with its own standard error, position by
+//! position, which tells much closer weight sets apart.
 
 use othello::board::{Bits, S8};
 use othello::engine::{Engine, Limits};
