@@ -15,7 +15,6 @@ mod common;
 
 use othello::board::S8;
 use othello::engine::{Engine, Limits};
-use othello::eval::pattern::PatternWeights;
 use othello::notation::square_name;
 use othello::obf;
 use othello::search::probcut::EXACT_SELECTIVITY;
@@ -29,10 +28,7 @@ fn main() {
     let mb = option("--hash", 64) as usize;
     let selectivity = option("--selectivity", EXACT_SELECTIVITY as u64) as u32;
     let threads = option("--threads", 1) as u32;
-    let weights = args
-        .iter()
-        .position(|a| a == "--weights")
-        .map(|i| args.drain(i..i + 2).nth(1).expect("--weights takes a file"));
+    let evaluator = common::take_evaluator(&mut args);
     let file = args.first().cloned().unwrap_or_else(|| {
         concat!(env!("CARGO_MANIFEST_DIR"), "/benches/data/wthor-40.obf").into()
     });
@@ -41,14 +37,8 @@ fn main() {
     limits.threads = threads;
     let text = std::fs::read_to_string(&file).unwrap_or_else(|e| panic!("{file}: {e}"));
     let mut engine = Engine::new(mb);
-    if std::env::var("OTHELLO_EVAL").as_deref() == Ok("v1") {
-        engine.set_evaluator(othello::eval::Evaluator::V1);
-    } else if std::env::var("OTHELLO_EVAL").as_deref() == Ok("trained") {
-        engine.set_evaluator(othello::eval::Evaluator::trained());
-    }
-    if let Some(w) = &weights {
-        let w = PatternWeights::load(w.as_ref()).unwrap_or_else(|e| panic!("{e}"));
-        engine.set_evaluator(othello::eval::Evaluator::Pattern(std::sync::Arc::new(w)));
+    if let Some(e) = evaluator {
+        engine.set_evaluator(e);
     }
     let eval = match engine.evaluator() {
         othello::eval::Evaluator::V1 => "v1",

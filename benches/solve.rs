@@ -15,10 +15,11 @@
 //! position of the NxN board (4 or 6: bigger boards take far too long) and
 //! prints the perfect-play result, the best move, time and nodes.
 
+mod common;
+
 use othello::board::S8;
 use othello::board::{Bits, Position};
 use othello::engine::{Engine, Limits};
-use othello::eval::pattern::PatternWeights;
 use othello::game::Game;
 use othello::notation::{board_string, square_name};
 use othello::obf;
@@ -30,23 +31,9 @@ use std::time::Instant;
 type Solve = (Game<S8>, Option<i32>);
 
 fn main() {
-    let mut args: Vec<String> = std::env::args()
-        .skip(1)
-        .filter(|a| a != "--bench")
-        .collect();
-    let threads: u32 = match args.iter().position(|a| a == "--threads") {
-        None => 1,
-        Some(i) => {
-            let n = args.get(i + 1).and_then(|a| a.parse().ok());
-            args.drain(i..(i + 2).min(args.len()));
-            n.expect("--threads N")
-        }
-    };
-    let weights = args.iter().position(|a| a == "--weights").map(|i| {
-        args.drain(i..(i + 2).min(args.len()))
-            .nth(1)
-            .expect("--weights FILE")
-    });
+    let mut args = common::args();
+    let threads = common::take_number(&mut args, "--threads", 1) as u32;
+    let evaluator = common::take_evaluator(&mut args);
     if let Some(i) = args.iter().position(|a| a == "--size") {
         let size: i64 = args
             .get(i + 1)
@@ -82,15 +69,8 @@ fn main() {
     let mb: usize = mb.and_then(|a| a.parse().ok()).unwrap_or(64);
     let stop = AtomicBool::new(false);
     let mut engine = Engine::new(mb);
-    // OTHELLO_EVAL=trained: the trained pattern evaluation orders the moves.
-    if std::env::var("OTHELLO_EVAL").as_deref() == Ok("trained") {
-        engine.set_evaluator(othello::eval::Evaluator::trained());
-    } else if std::env::var("OTHELLO_EVAL").as_deref() == Ok("v1") {
-        engine.set_evaluator(othello::eval::Evaluator::V1);
-    }
-    if let Some(w) = &weights {
-        let w = PatternWeights::load(w.as_ref()).unwrap_or_else(|e| panic!("{w}: {e}"));
-        engine.set_evaluator(othello::eval::Evaluator::Pattern(std::sync::Arc::new(w)));
+    if let Some(e) = evaluator {
+        engine.set_evaluator(e);
     }
     println!("evaluation: {:?}", engine.evaluator());
     let mut limits = Limits::level(0).expect("level 0 exists");
